@@ -1,0 +1,82 @@
+// Plan: one plain struct that describes every decomposition (DP, Split-K, Stream-K, hybrids).
+// Planners (sim/decomp/planners) fill it on the host; walk.hpp turns it into per-CTA segments
+// identically in the simulator and in the CUDA kernels.
+#pragma once
+#include <cstdint>
+
+#include "sim/decomp/types.hpp"
+
+namespace lw {
+
+// How the split region [0, split_tiles) of the tile space is cut into work units.
+enum class SplitMode : int32_t {
+  None = 0,       // no split region: every work id is a whole data-parallel tile
+  FixedSplit,     // `splits` units per tile, split-major ids (CUTLASS split-K mapping)
+  EvenStream,     // paper Stream-K: units own equal contiguous ranges (first total%units get +1)
+  CutlassStream,  // CUTLASS SM90: groups, big groups, big units, +-min_piece boundary snapping
+};
+
+// Order in which a Stream-K unit visits the tiles its k-range touches.
+enum class WalkOrder : int32_t { Forward = 0, Reverse };
+
+// Which contributor of a split tile waits for its peers, reduces and runs the epilogue.
+enum class FixupOwner : int32_t { FirstK = 0, LastK };
+
+// Where partial accumulators go and how they are combined.
+enum class FixupStorage : int32_t {
+  Slots = 0,         // each non-owner stores to its own slot; owner loads all slots in k order
+  InPlaceTurnstile,  // one slot per tile; peers add in k order (CUTLASS Deterministic)
+  InPlaceAtomic,     // one slot per tile; first peer stores, others atomically add (Nondeterministic)
+};
+
+// Tile-id -> (tile_m, tile_n) rasterization (CUTLASS naming: AlongN = n fastest).
+enum class Raster : int32_t { AlongN = 0, AlongM };
+
+struct Plan {
+  // Geometry.
+  Problem problem;
+  TileShape tile;
+  int64_t tiles_m = 0;
+  int64_t tiles_n = 0;
+  int64_t tiles = 0;    // tiles_m * tiles_n
+  int64_t k_tiles = 0;  // MAC-loop iterations per tile (Kt)
+  Raster raster = Raster::AlongN;
+
+  // Launch. CTA c processes work ids c, c + grid, c + 2*grid, ... below work_units.
+  int64_t grid = 0;
+  int64_t work_units = 0;   // split units + data-parallel tiles
+  bool persistent = false;  // grid < work_units on purpose; CTAs must all be co-resident if they wait
+
+  // Split region: tiles [0, split_tiles) are cut into split_units units; tiles
+  // [split_tiles, tiles) are whole data-parallel tiles with work ids split_units + (tile - split_tiles).
+  SplitMode split_mode = SplitMode::None;
+  int64_t split_tiles = 0;
+  int64_t split_units = 0;
+  int64_t splits = 1;        // FixedSplit: units per tile
+  int64_t groups = 1;        // CutlassStream: unit groups (tiles interleave mod groups)
+  int64_t big_groups = 0;    // CutlassStream: groups [0, big_groups) own one extra tile
+  int64_t min_piece = 8;     // CutlassStream: min k-tiles of a split piece (min_iters_per_sk_unit_)
+  WalkOrder walk = WalkOrder::Forward;
+  FixupOwner owner = FixupOwner::LastK;
+  FixupStorage storage = FixupStorage::Slots;
+
+  // Separate reduction: after the main launch, a second launch of split_tiles CTAs each loads
+  // all `splits` slots of one tile and runs its epilogue (Split-K with a reduction pass).
+  bool separate_reduction = false;
+
+  // Workspace: partial-tile slots (tile.m * tile.n fp32 each) and int32 flags (one per slot).
+  int64_t workspace_slots = 0;
+};
+
+// Tile index -> tile coordinates (in tiles).
+LW_HD int64_t tile_coord_m(const Plan& p, int64_t tile) {
+  return p.raster == Raster::AlongN ? tile / p.tiles_n : tile % p.tiles_m;
+}
+LW_HD int64_t tile_coord_n(const Plan& p, int64_t tile) {
+  return p.raster == Raster::AlongN ? tile % p.tiles_n : tile / p.tiles_m;
+}
+
+// CTAs of the reduction launch (zero unless separate_reduction).
+LW_HD int64_t reduction_grid(const Plan& p) { return p.separate_reduction ? p.split_tiles : 0; }
+
+}  // namespace lw

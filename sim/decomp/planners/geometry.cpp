@@ -1,0 +1,60 @@
+// Shape validation and the plan geometry shared by every planner.
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "sim/decomp/planners/planners.hpp"
+
+namespace lw {
+
+namespace {
+
+void require_positive(int64_t v, const char* what) {
+  if (v < 1) throw std::invalid_argument(std::string(what) + " must be >= 1, got " + std::to_string(v));
+}
+
+}  // namespace
+
+std::string Planned::choice_label() const {
+  switch (choice) {
+    case Choice::DataParallel:
+      return "DataParallel";
+    case Choice::SplitK:
+      return "SplitK(s=" + std::to_string(splits) + ")";
+    case Choice::StreamK:
+      return "StreamK";
+  }
+  return "?";
+}
+
+Plan plan_geometry(const Problem& problem, const TileShape& tile, const GpuShape& gpu) {
+  require_positive(problem.m, "m");
+  require_positive(problem.n, "n");
+  require_positive(problem.k, "k");
+  require_positive(tile.m, "tile m");
+  require_positive(tile.n, "tile n");
+  require_positive(tile.k, "tile k");
+  require_positive(gpu.sms, "SM count");
+  require_positive(gpu.ctas_per_sm, "CTAs per SM");
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (problem.m > kMax / problem.n || problem.m * problem.n > kMax / problem.k) {
+    throw std::invalid_argument("problem " + std::to_string(problem.m) + "x" +
+                                std::to_string(problem.n) + "x" + std::to_string(problem.k) +
+                                " overflows: m*n*k exceeds 2^63");
+  }
+  constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max();
+  Plan p;
+  p.problem = problem;
+  p.tile = tile;
+  p.tiles_m = ceil_div(problem.m, tile.m);
+  p.tiles_n = ceil_div(problem.n, tile.n);
+  p.k_tiles = ceil_div(problem.k, tile.k);
+  if (p.tiles_m > kMaxIndex / p.tiles_n || p.tiles_m * p.tiles_n > kMaxIndex / p.k_tiles) {
+    throw std::invalid_argument("problem has more than 2^31 (tile, k) iterations");
+  }
+  p.tiles = p.tiles_m * p.tiles_n;
+  p.raster = p.tiles_n > p.tiles_m ? Raster::AlongM : Raster::AlongN;
+  return p;
+}
+
+}  // namespace lw

@@ -1,0 +1,86 @@
+// Work-unit k-ranges of a plan's split region: which contiguous range of (tile, k) iterations each
+// unit owns, for fixed splits, the paper's even Stream-K split and CUTLASS SM90's grouped split.
+#pragma once
+#include <cstdint>
+
+#include "sim/decomp/plan.hpp"
+
+namespace lw {
+
+// A unit's k-range in its group's local iteration space: local tile j of group g spans
+// iterations [j*Kt, (j+1)*Kt) and is global tile j*groups + g.
+struct UnitRange {
+  int64_t group = 0;
+  int64_t begin = 0;
+  int64_t end = 0;
+};
+
+// Paper Stream-K: `units` contiguous ranges over `total` iterations, the first total%units one longer.
+LW_HD int64_t even_unit_begin(int64_t total, int64_t units, int64_t u) {
+  const int64_t q = total / units;
+  const int64_t big = total % units;
+  return u * q + min64(u, big);
+}
+
+// Unit (of the even split) that owns iteration `it`.
+LW_HD int64_t even_unit_of(int64_t total, int64_t units, int64_t it) {
+  const int64_t q = total / units;
+  const int64_t big = total % units;
+  const int64_t big_span = big * (q + 1);
+  if (it < big_span) return it / (q + 1);
+  return big + (it - big_span) / q;
+}
+
+// CUTLASS boundary snapping: a boundary closer than min_piece to a tile edge moves onto that edge,
+// so no split piece is shorter than min_piece k-tiles. Monotone, so neighbours stay consistent.
+LW_HD int64_t snap_boundary(int64_t b, int64_t k_tiles, int64_t min_piece) {
+  const int64_t r = b % k_tiles;
+  if (r < min_piece) return b - r;
+  if (r > k_tiles - min_piece) return b + (k_tiles - r);
+  return b;
+}
+
+// Tiles owned by a CUTLASS stream-K group.
+LW_HD int64_t cutlass_group_tiles(const Plan& p, int64_t group) {
+  return p.split_tiles / p.groups + (group < p.big_groups ? 1 : 0);
+}
+
+LW_HD UnitRange unit_range(const Plan& p, int64_t unit) {
+  UnitRange r;
+  const int64_t kt = p.k_tiles;
+  switch (p.split_mode) {
+    case SplitMode::FixedSplit: {
+      const int64_t split = unit / p.split_tiles;
+      const int64_t tile = unit % p.split_tiles;
+      const int64_t per = kt / p.splits;
+      const int64_t big = kt % p.splits;
+      r.begin = tile * kt + per * split + min64(split, big);
+      r.end = r.begin + per + (split < big ? 1 : 0);
+      break;
+    }
+    case SplitMode::EvenStream: {
+      const int64_t total = p.split_tiles * kt;
+      r.begin = even_unit_begin(total, p.split_units, unit);
+      r.end = even_unit_begin(total, p.split_units, unit + 1);
+      break;
+    }
+    case SplitMode::CutlassStream: {
+      r.group = unit % p.groups;
+      const int64_t i = unit / p.groups;
+      const int64_t units_per_group = p.split_units / p.groups;
+      const int64_t k_in_group = cutlass_group_tiles(p, r.group) * kt;
+      const int64_t per = k_in_group / units_per_group;
+      const int64_t big = k_in_group - per * units_per_group;
+      const int64_t begin = per * i + min64(i, big);
+      const int64_t end = begin + per + (i < big ? 1 : 0);
+      r.begin = snap_boundary(begin, kt, p.min_piece);
+      r.end = snap_boundary(end, kt, p.min_piece);
+      break;
+    }
+    case SplitMode::None:
+      break;
+  }
+  return r;
+}
+
+}  // namespace lw
