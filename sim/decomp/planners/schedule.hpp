@@ -1,0 +1,28 @@
+// Schedule names ("dp", "splitk:4", "streamk", "cutlass", ...) -> the planner that builds them.
+// Shared by the `lastwave` CLI and `lastwave-bench`, so both accept exactly the same names.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/decomp/planners/planners.hpp"
+
+namespace lw {
+
+// Names accepted by plan_schedule, with a one-line description each (for --help).
+struct ScheduleHelp {
+  const char* name;
+  const char* doc;
+};
+const std::vector<ScheduleHelp>& schedule_catalog();
+
+// Builds the plan a schedule name denotes. Throws std::invalid_argument naming the bad schedule.
+Planned plan_schedule(const std::string& name, const Problem& problem, const TileShape& tile,
+                      const GpuShape& gpu, Reduction reduction);
+
+// Splits "a,b,c" and checks each name parses (without planning); throws on an unknown one.
+std::vector<std::string> parse_schedule_list(const std::string& list);
+
+// "deterministic" | "atomic" -> Reduction; throws otherwise.
+Reduction parse_reduction(const std::string& text);
+
+}  // namespace lw
