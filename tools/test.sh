@@ -26,7 +26,7 @@ if ((${#missing[@]})); then
   if [[ "$(id -u)" -ne 0 ]]; then sudo=(sudo); fi
   echo "tools/test.sh: installing ${missing[*]}"
   "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
 fi
 
