@@ -42,7 +42,7 @@ void check(const std::string& name, const Parsed& p) {
   bool known = false;
   for (const auto& h : schedule_catalog()) {
     std::string catalog_base = h.name;
-    catalog_base = catalog_base.substr(0, catalog_base.find(':'));
+    catalog_base = catalog_base.substr(0, catalog_base.find_first_of(":["));
     if (catalog_base == p.base) known = true;
   }
   if (!known || p.base == "best") {

@@ -1,0 +1,41 @@
+// CostModel: what each action of a simulated CTA costs. The simulator asks per segment/action and
+// passes how many SMs are busy at that moment, so bandwidth-sharing models can plug in.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/decomp/plan.hpp"
+#include "sim/decomp/walk.hpp"
+
+namespace lw {
+
+struct CostContext {
+  int64_t sms = 0;        // SMs of the (partition of the) GPU
+  int64_t busy_sms = 0;   // SMs executing (not idle, not only waiting) when the action starts
+};
+
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  // MAC loop of a segment (segment_iters(s) k-tiles of one output tile).
+  virtual double mac(const Plan& p, const Segment& s, const CostContext& c) const = 0;
+  // Writing the finished tile to C.
+  virtual double epilogue(const Plan& p, const Segment& s, const CostContext& c) const = 0;
+  // Storing one fp32 partial tile to the workspace.
+  virtual double partial_store(const Plan& p, const Segment& s, const CostContext& c) const = 0;
+  // Loading one fp32 partial tile from the workspace and adding it to the accumulators.
+  virtual double partial_load(const Plan& p, const Segment& s, const CostContext& c) const = 0;
+  // Adding an accumulator tile into a workspace slot in place (read-modify-write or atomics).
+  virtual double partial_accumulate(const Plan& p, const Segment& s,
+                                    const CostContext& c) const = 0;
+  // Delay between a flag being raised and a spinning waiter seeing it.
+  virtual double flag_latency(const Plan&) const { return 0; }
+  // A CTA's start-up before its first MAC iteration (pipeline fill, setup).
+  virtual double cta_prologue(const Plan&) const { return 0; }
+  // Host launch overhead of one kernel launch (charged before each launch).
+  virtual double launch_overhead(const Plan&) const { return 0; }
+  // "iter" for abstract MAC-iteration units, "us" for physical time.
+  virtual std::string time_unit() const = 0;
+};
+
+}  // namespace lw

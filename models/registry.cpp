@@ -1,0 +1,71 @@
+// Registry table and parameter resolution shared by every cost model.
+#include "models/registry.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "models/unit/unit_model.hpp"
+
+namespace lw {
+
+const std::vector<ModelInfo>& model_registry() {
+  static const std::vector<ModelInfo> registry = {
+      unit_model_info(),
+  };
+  return registry;
+}
+
+const ModelInfo& find_model(const std::string& name) {
+  for (const auto& info : model_registry()) {
+    if (info.name == name) return info;
+  }
+  std::string known;
+  for (const auto& info : model_registry()) known += (known.empty() ? "" : ", ") + info.name;
+  throw std::invalid_argument("unknown cost model '" + name + "' (known: " + known + ")");
+}
+
+ParamValues resolve_params(const ModelInfo& info, const ParamValues& overrides) {
+  ParamValues values;
+  for (const auto& p : info.params) values[p.name] = p.default_value;
+  for (const auto& [name, value] : overrides) {
+    if (values.count(name) == 0) {
+      throw std::invalid_argument("model '" + info.name + "' has no parameter '" + name + "'");
+    }
+    values[name] = value;
+  }
+  return values;
+}
+
+ParamValues parse_param_overrides(const std::string& text) {
+  ParamValues out;
+  std::string::size_type start = 0;
+  while (start < text.size()) {
+    auto comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(start, comma - start);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw std::invalid_argument("bad model parameter '" + item + "' (expected name=value)");
+    }
+    const std::string value = item.substr(eq + 1);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || errno != 0 || !(v >= 0) || v > 1e300) {
+      throw std::invalid_argument("bad value in model parameter '" + item +
+                                  "' (expected a finite number >= 0)");
+    }
+    out[item.substr(0, eq)] = v;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues& overrides,
+                                      const GpuSpec& gpu) {
+  const ModelInfo& info = find_model(name);
+  return info.make(resolve_params(info, overrides), gpu);
+}
+
+}  // namespace lw

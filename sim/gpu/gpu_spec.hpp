@@ -1,0 +1,34 @@
+// GpuSpec: the machine facts a cost model may use, read from the presets in configs/gpus/.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lw {
+
+struct GpuSpec {
+  std::string name;
+  std::string description;
+  int64_t sms = 0;
+  int64_t ctas_per_sm = 1;
+  double bf16_dense_tflops = 0;  // TFLOP/s, whole GPU
+  double dram_tb_per_s = 0;      // TB/s
+  double l2_tb_per_s = 0;        // TB/s, whole GPU
+  double l2_mib = 0;             // MiB
+  double sm_clock_mhz = 0;
+};
+
+struct EmbeddedPreset {
+  const char* name;
+  const char* json;
+};
+const std::vector<EmbeddedPreset>& embedded_gpu_presets();  // generated from configs/gpus
+
+// Preset by name (e.g. "h200"); throws std::invalid_argument listing the known names.
+GpuSpec gpu_preset(const std::string& name);
+std::vector<std::string> gpu_preset_names();
+
+// A GPU known only by its SM count: used with --sms N (physical rates from `like`, if given).
+GpuSpec gpu_with_sms(int64_t sms, const GpuSpec* like);
+
+}  // namespace lw

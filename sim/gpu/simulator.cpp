@@ -1,0 +1,270 @@
+// Event-driven execution of a Plan: dispatch, the per-CTA segment state machine, flags and waits.
+#include "sim/gpu/simulator.hpp"
+
+#include <algorithm>
+
+namespace lw {
+
+namespace {
+
+// Event priorities among equal times: completions and wake-ups before new launches.
+constexpr int32_t kPriorityWork = 0;
+constexpr int32_t kPriorityLaunch = 1;
+
+}  // namespace
+
+CostContext Simulator::context() const { return CostContext{opt_.sms, busy_sms_}; }
+
+void Simulator::set_active(int64_t sm, int delta) {
+  const int64_t before = active_per_sm_[sm];
+  active_per_sm_[sm] += delta;
+  if (before == 0 && active_per_sm_[sm] > 0) ++busy_sms_;
+  if (before > 0 && active_per_sm_[sm] == 0) --busy_sms_;
+}
+
+const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
+                                const SimOptions& options) {
+  plan_ = &plan;
+  model_ = &model;
+  opt_ = options;
+  result_ = SimResult{};
+  queue_.clear();
+  queue_.reserve(static_cast<size_t>(opt_.sms * opt_.ctas_per_sm) + 4);
+  flags_.assign(static_cast<size_t>(plan.workspace_slots), 0);
+  waiters_head_.assign(static_cast<size_t>(plan.workspace_slots), -1);
+  active_per_sm_.assign(static_cast<size_t>(opt_.sms), 0);
+  free_slots_.assign(static_cast<size_t>(opt_.sms), opt_.ctas_per_sm);
+  sm_busy_.assign(static_cast<size_t>(opt_.sms), 0.0);
+  sm_wait_.assign(static_cast<size_t>(opt_.sms), 0.0);
+  busy_sms_ = 0;
+  now_ = 0;
+
+  launch(0, 0.0);
+  while (!queue_.empty()) {
+    const Event e = queue_.pop();
+    now_ = e.time;
+    ++result_.events;
+    const int64_t cta = e.subject;
+    switch (e.kind) {
+      case kLaunch:
+        launch(static_cast<int32_t>(cta), e.time);
+        break;
+      case kMacDone:
+        ctas_[cta].t_mac_end = e.time;
+        ctas_[cta].t_wait_end = e.time;
+        try_fixup(cta, e.time);
+        break;
+      case kWake:
+        set_active(ctas_[cta].sm, +1);
+        sm_wait_[ctas_[cta].sm] += e.time - ctas_[cta].t_wait_begin;
+        ctas_[cta].t_wait_end = e.time;
+        try_fixup(cta, e.time);
+        break;
+      case kLoadDone:
+        ++ctas_[cta].loads_done;
+        try_fixup(cta, e.time);
+        break;
+      case kSegmentDone:
+        finish_segment(cta, e.time);
+        break;
+    }
+  }
+
+  result_.makespan = now_;
+  if (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction)) {
+    report_deadlock();
+  }
+  // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs.
+  Segment whole;
+  whole.k_begin = 0;
+  whole.k_end = plan.k_tiles;
+  const CostContext all{opt_.sms, opt_.sms};
+  result_.ideal = static_cast<double>(plan.tiles) *
+                  (model.mac(plan, whole, all) + model.epilogue(plan, whole, all)) /
+                  static_cast<double>(opt_.sms);
+  result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
+  result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
+  const double slots = static_cast<double>(opt_.ctas_per_sm);
+  for (int64_t s = 0; s < opt_.sms; ++s) {
+    SmStats& st = result_.sm_stats[s];
+    st.busy = sm_busy_[s] / slots;
+    st.wait = sm_wait_[s] / slots;
+    st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+  }
+  return result_;
+}
+
+void Simulator::launch(int32_t which, double t) {
+  current_launch_ = which;
+  launch_grid_ = which == 0 ? plan_->grid : reduction_grid(*plan_);
+  next_to_dispatch_ = 0;
+  done_in_launch_ = 0;
+  ctas_.assign(static_cast<size_t>(launch_grid_), Cta{});
+  const double start = t + model_->launch_overhead(*plan_);
+  // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain.
+  const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
+  for (int64_t i = 0; i < resident; ++i) dispatch(next_to_dispatch_++, i % opt_.sms, start);
+}
+
+void Simulator::dispatch(int64_t cta, int64_t sm, double t) {
+  Cta& c = ctas_[cta];
+  c.sm = sm;
+  --free_slots_[sm];
+  set_active(sm, +1);
+  if (current_launch_ == 0) {
+    walk_begin(*plan_, cta, c.walk);
+  } else {
+    c.walk.next_work = 0;  // reduction CTAs run exactly one segment
+  }
+  start_next_segment(cta, t + model_->cta_prologue(*plan_));
+}
+
+void Simulator::start_next_segment(int64_t cta, double t) {
+  Cta& c = ctas_[cta];
+  bool has_next;
+  if (current_launch_ == 0) {
+    has_next = walk_next(*plan_, c.walk, c.seg);
+  } else {
+    has_next = c.walk.next_work == 0;
+    c.walk.next_work = 1;
+    if (has_next) c.seg = reduction_segment(*plan_, cta);
+  }
+  if (!has_next) {  // CTA exits: free its slot for the next CTA of the grid
+    c.phase = kDone;
+    set_active(c.sm, -1);
+    ++free_slots_[c.sm];
+    ++done_in_launch_;
+    if (next_to_dispatch_ < launch_grid_) {
+      dispatch(next_to_dispatch_++, c.sm, t);
+    } else if (done_in_launch_ == launch_grid_ && current_launch_ == 0 &&
+               plan_->separate_reduction) {
+      queue_.push(t, kPriorityLaunch, kLaunch, 1);
+    }
+    return;
+  }
+  c.t_start = t;
+  c.loads_done = 0;
+  const CostContext ctx = context();
+  const double mac = model_->mac(*plan_, c.seg, ctx);
+  sm_busy_[c.sm] += mac;
+  switch (c.seg.role) {
+    case Role::Whole: {
+      const double epi = model_->epilogue(*plan_, c.seg, ctx);
+      sm_busy_[c.sm] += epi;
+      c.t_mac_end = c.t_wait_end = t + mac;
+      c.phase = kAction;
+      queue_.push(t + mac + epi, kPriorityWork, kSegmentDone, cta);
+      break;
+    }
+    case Role::StorePartial: {
+      const double store = model_->partial_store(*plan_, c.seg, ctx);
+      sm_busy_[c.sm] += store;
+      c.t_mac_end = c.t_wait_end = t + mac;
+      c.phase = kAction;
+      queue_.push(t + mac + store, kPriorityWork, kSegmentDone, cta);
+      break;
+    }
+    case Role::Accumulate:
+    case Role::Final:
+      c.phase = kMac;
+      queue_.push(t + mac, kPriorityWork, kMacDone, cta);
+      break;
+  }
+}
+
+int64_t Simulator::awaited_flag(const Cta& c) const {
+  if (c.seg.role == Role::Final && plan_->storage == FixupStorage::Slots) {
+    return c.seg.slot + c.loads_done;
+  }
+  return c.seg.slot;
+}
+
+bool Simulator::flag_ready(const Cta& c) const {
+  return flags_[awaited_flag(c)] >= c.seg.wait_value;
+}
+
+// After the MAC loop (or a load, or a wake-up): wait for the next flag or do the next action.
+void Simulator::try_fixup(int64_t cta, double t) {
+  Cta& c = ctas_[cta];
+  const bool slots_final = c.seg.role == Role::Final && plan_->storage == FixupStorage::Slots;
+  const int64_t loads_needed = c.seg.role == Role::Final ? c.seg.load_slots : 1;
+  if (c.loads_done >= loads_needed || (!slots_final && c.loads_done > 0)) {
+    // Everything awaited is loaded: the epilogue (Final) or the segment is complete.
+    if (c.seg.role == Role::Final) {
+      const double epi = model_->epilogue(*plan_, c.seg, context());
+      sm_busy_[c.sm] += epi;
+      c.phase = kAction;
+      queue_.push(t + epi, kPriorityWork, kSegmentDone, cta);
+    } else {
+      finish_segment(cta, t);
+    }
+    return;
+  }
+  if (!flag_ready(c)) {
+    const int64_t f = awaited_flag(c);
+    c.phase = kWaiting;
+    c.waiting_flag = f;
+    c.t_wait_begin = t;
+    c.next_waiter = waiters_head_[f];
+    waiters_head_[f] = cta;
+    set_active(c.sm, -1);
+    return;
+  }
+  const CostContext ctx = context();
+  const double cost = c.seg.role == Role::Accumulate
+                          ? model_->partial_accumulate(*plan_, c.seg, ctx)
+                          : model_->partial_load(*plan_, c.seg, ctx);
+  sm_busy_[c.sm] += cost;
+  c.phase = kAction;
+  if (c.seg.role == Role::Accumulate) {
+    c.loads_done = 1;
+    queue_.push(t + cost, kPriorityWork, kSegmentDone, cta);
+  } else {
+    queue_.push(t + cost, kPriorityWork, kLoadDone, cta);
+  }
+}
+
+void Simulator::finish_segment(int64_t cta, double t) {
+  Cta& c = ctas_[cta];
+  if (c.seg.signal > 0) signal(c.seg.slot, c.seg.signal, t);
+  if (opt_.record_timeline) {
+    SegmentRecord r;
+    r.cta = cta;
+    r.sm = c.sm;
+    r.launch = current_launch_;
+    r.seg = c.seg;
+    r.t_start = c.t_start;
+    r.t_mac_end = c.t_mac_end;
+    r.t_wait_end = c.t_wait_end;
+    r.t_end = t;
+    result_.timeline.push_back(r);
+  }
+  c.phase = kIdle;
+  start_next_segment(cta, t);
+}
+
+void Simulator::signal(int64_t flag, int64_t amount, double t) {
+  flags_[flag] += amount;
+  // Wake every waiter whose condition now holds; keep the others listed in their order.
+  int64_t* link = &waiters_head_[flag];
+  const double wake_at = t + model_->flag_latency(*plan_);
+  while (*link >= 0) {
+    Cta& w = ctas_[*link];
+    if (flag_ready(w)) {
+      const int64_t woken = *link;
+      *link = w.next_waiter;
+      w.next_waiter = -1;
+      w.waiting_flag = -1;
+      queue_.push(wake_at, kPriorityWork, kWake, woken);
+    } else {
+      link = &w.next_waiter;
+    }
+  }
+}
+
+SimResult simulate(const Plan& plan, const CostModel& model, const SimOptions& options) {
+  Simulator sim;
+  return sim.run(plan, model, options);
+}
+
+}  // namespace lw

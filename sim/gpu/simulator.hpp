@@ -1,0 +1,105 @@
+// The GPU layer of the simulator: SMs with CTA slots, in-order hardware dispatch of a grid, CTAs
+// walking their plan (sim/decomp walk), flags with waiters, partial-tile workspace traffic, and a
+// separate reduction launch. Costs come from a CostModel; a schedule that cannot finish is reported
+// as a deadlock with its wait cycle.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/cost_model.hpp"
+#include "sim/decomp/walk.hpp"
+#include "sim/engine/event_queue.hpp"
+
+namespace lw {
+
+struct SimOptions {
+  int64_t sms = 132;
+  int64_t ctas_per_sm = 1;
+  bool record_timeline = false;
+};
+
+// One executed segment, in the same schema as the kernels' per-CTA trace.
+struct SegmentRecord {
+  int64_t cta = 0;
+  int64_t sm = 0;
+  int32_t launch = 0;  // 0 = main kernel, 1 = separate reduction kernel
+  Segment seg;
+  double t_start = 0;     // segment begins (MAC loop starts)
+  double t_mac_end = 0;   // MAC loop done
+  double t_wait_end = 0;  // last flag wait satisfied (== t_mac_end when nothing was awaited)
+  double t_end = 0;       // fixup and epilogue done
+};
+
+struct SmStats {
+  double busy = 0;  // executing MAC, fixup or epilogue
+  double wait = 0;  // resident CTAs spinning on flags
+  double idle = 0;  // no resident CTA
+};
+
+struct SimResult {
+  double makespan = 0;
+  double ideal = 0;       // total work of the tiles (MAC + epilogue) / SMs
+  double efficiency = 0;  // ideal / makespan
+  std::vector<SmStats> sm_stats;
+  std::vector<SegmentRecord> timeline;  // filled when SimOptions::record_timeline
+  bool deadlock = false;
+  std::string deadlock_report;  // one line: the wait cycle
+  int64_t events = 0;
+};
+
+// Reusable simulator: keeps its buffers between runs so sweeps allocate nothing per event.
+class Simulator {
+ public:
+  const SimResult& run(const Plan& plan, const CostModel& model, const SimOptions& options);
+
+ private:
+  enum Phase : int32_t { kIdle, kMac, kAction, kWaiting, kDone };
+  enum EventKind : int32_t { kMacDone, kLoadDone, kSegmentDone, kWake, kLaunch };
+
+  struct Cta {
+    CtaWalk walk;
+    Segment seg;
+    int64_t sm = -1;
+    int64_t loads_done = 0;
+    int64_t next_waiter = -1;  // intrusive list of CTAs waiting on one flag
+    int64_t waiting_flag = -1;
+    double t_start = 0, t_mac_end = 0, t_wait_begin = 0, t_wait_end = 0;
+    Phase phase = kIdle;
+  };
+
+  void launch(int32_t which, double t);
+  void dispatch(int64_t cta, int64_t sm, double t);
+  void start_next_segment(int64_t cta, double t);
+  void try_fixup(int64_t cta, double t);
+  void finish_segment(int64_t cta, double t);
+  void signal(int64_t flag, int64_t amount, double t);
+  bool flag_ready(const Cta& c) const;
+  int64_t awaited_flag(const Cta& c) const;
+  void set_active(int64_t sm, int delta);
+  CostContext context() const;
+  void report_deadlock();
+
+  const Plan* plan_ = nullptr;
+  const CostModel* model_ = nullptr;
+  SimOptions opt_;
+  EventQueue queue_;
+  std::vector<Cta> ctas_;
+  std::vector<int64_t> flags_;
+  std::vector<int64_t> waiters_head_;
+  std::vector<int64_t> active_per_sm_;
+  std::vector<int64_t> free_slots_;
+  std::vector<double> sm_busy_, sm_wait_;
+  int64_t busy_sms_ = 0;
+  int32_t current_launch_ = 0;
+  int64_t launch_grid_ = 0;
+  int64_t next_to_dispatch_ = 0;
+  int64_t done_in_launch_ = 0;
+  double now_ = 0;
+  SimResult result_;
+};
+
+// Convenience for one-off runs.
+SimResult simulate(const Plan& plan, const CostModel& model, const SimOptions& options);
+
+}  // namespace lw
