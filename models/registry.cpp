@@ -3,7 +3,10 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "sim/util/atomic_file.hpp"
 
 #include "models/unit/unit_model.hpp"
 
@@ -66,6 +69,30 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
                                       const GpuSpec& gpu) {
   const ModelInfo& info = find_model(name);
   return info.make(resolve_params(info, overrides), gpu);
+}
+
+std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
+                                                const ParamValues& overrides, const GpuSpec& gpu) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(path));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("model file '" + path + "': not valid JSON");
+  }
+  if (!j.contains("model") || !j["model"].is_string() || !j.contains("params") ||
+      !j["params"].is_object()) {
+    throw std::invalid_argument("model file '" + path + "': needs \"model\" and \"params\"");
+  }
+  ParamValues values;
+  for (const auto& [name, value] : j["params"].items()) {
+    if (!value.is_number()) {
+      throw std::invalid_argument("model file '" + path + "': parameter '" + name +
+                                  "' is not a number");
+    }
+    values[name] = value.get<double>();
+  }
+  for (const auto& [name, value] : overrides) values[name] = value;
+  return make_model(j["model"].get<std::string>(), values, gpu);
 }
 
 }  // namespace lw

@@ -41,3 +41,12 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
                                       const GpuSpec& gpu);
 
 }  // namespace lw
+
+namespace lw {
+
+// A fitted model file (configs/models/*.json): {"model": NAME, "params": {...}, ...}. Parameters in
+// the file override the model's defaults, `overrides` override the file.
+std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
+                                                const ParamValues& overrides, const GpuSpec& gpu);
+
+}  // namespace lw

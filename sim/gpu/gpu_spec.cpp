@@ -12,6 +12,7 @@ GpuSpec parse_preset(const EmbeddedPreset& p) {
   const auto j = nlohmann::json::parse(p.json);
   GpuSpec g;
   g.name = j.at("name").get<std::string>();
+  g.label = j.value("label", g.name);
   g.description = j.value("description", "");
   g.sms = j.at("sms").get<int64_t>();
   g.ctas_per_sm = j.value("ctas_per_sm", int64_t{1});

@@ -8,6 +8,7 @@ namespace lw {
 
 struct GpuSpec {
   std::string name;
+  std::string label;  // short display name, e.g. "H100 SXM"
   std::string description;
   int64_t sms = 0;
   int64_t ctas_per_sm = 1;

@@ -1,0 +1,130 @@
+// `lastwave compare`: per-shape winner over a shape corpus and a summary per schedule (geomean
+// speedup over dp, share of shapes within 1 % of the best).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/common.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+
+namespace lw::cli {
+
+namespace {
+
+// A schedule counts as matching the best when within this relative margin of it.
+constexpr double kWithinBestMargin = 0.01;
+
+}  // namespace
+
+int cmd_compare(int argc, char** argv) {
+  po::options_description desc("lastwave compare");
+  desc.add_options()("help,h", "show this help")(
+      "schedule",
+      po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass,two-tile"),
+      "comma-separated schedules (dp is added as the baseline)")(
+      "tile", po::value<std::string>()->default_value("128x128x64"), "CTA tile MxNxK")(
+      "reduction", po::value<std::string>()->default_value("deterministic"),
+      "deterministic|atomic")("format", po::value<std::string>()->default_value("table"),
+                              "table|csv")("out", po::value<std::string>(), "write to this file");
+  add_gpu_options(desc);
+  add_shape_options(desc, true);
+  add_model_options(desc);
+  po::variables_map vm;
+  if (!parse_or_help(argc, argv, desc, vm,
+                     "lastwave compare (--gpu NAME | --sms N) --shapes FILE --schedule LIST")) {
+    return 0;
+  }
+  const std::string format = format_from(vm, {"table", "csv"});
+  const GpuSpec gpu = gpu_from(vm);
+  const auto shapes = shapes_from(vm);
+  auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
+  if (std::find(schedules.begin(), schedules.end(), "dp") == schedules.end()) {
+    schedules.insert(schedules.begin(), "dp");
+  }
+  const size_t dp_index = static_cast<size_t>(
+      std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
+  const auto model = model_from(vm, gpu);
+  PredictSetup setup;
+  setup.tile = parse_tile(vm["tile"].as<std::string>());
+  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
+  setup.reduction = parse_reduction(vm["reduction"].as<std::string>());
+  setup.model = model.get();
+  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  const auto rows = predict_all(shapes, schedules, setup);
+
+  const size_t ns = schedules.size();
+  std::vector<double> log_speedup(ns, 0.0);
+  std::vector<int64_t> within(ns, 0), wins(ns, 0), deadlocks(ns, 0);
+  std::ostringstream per_shape;
+  if (format == "csv") {
+    per_shape << "m,n,k,sms,winner";
+    for (const auto& s : schedules) per_shape << ",makespan_" << s;
+    per_shape << "\n";
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const PredictRow* r = &rows[i * ns];
+    size_t best = ns;
+    for (size_t j = 0; j < ns; ++j) {
+      if (r[j].deadlock) continue;
+      if (best == ns || r[j].makespan < r[best].makespan) best = j;
+    }
+    if (best < ns) ++wins[best];
+    for (size_t j = 0; j < ns; ++j) {
+      if (r[j].deadlock) {
+        ++deadlocks[j];
+        continue;
+      }
+      log_speedup[j] += std::log(r[dp_index].makespan / r[j].makespan);
+      if (best < ns && r[j].makespan <= r[best].makespan * (1.0 + kWithinBestMargin)) ++within[j];
+    }
+    const std::string winner = best < ns ? schedules[best] : "none";
+    if (format == "csv") {
+      per_shape << shapes[i].m << ',' << shapes[i].n << ',' << shapes[i].k << ',' << gpu.sms << ','
+                << winner;
+      for (size_t j = 0; j < ns; ++j) {
+        per_shape << ',';
+        if (r[j].deadlock) {
+          per_shape << "deadlock";
+        } else {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.4f", r[j].makespan);
+          per_shape << buf;
+        }
+      }
+      per_shape << "\n";
+    } else if (shapes.size() <= 64) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%6ldx%6ldx%6ld  winner %-14s %10.1f (dp %10.1f)\n",
+                    static_cast<long>(shapes[i].m), static_cast<long>(shapes[i].n),
+                    static_cast<long>(shapes[i].k), winner.c_str(),
+                    best < ns ? r[best].makespan : 0.0, r[dp_index].makespan);
+      per_shape << buf;
+    }
+  }
+  if (format == "csv") {
+    emit(vm, per_shape.str());
+    return 0;
+  }
+  std::ostringstream o;
+  o << per_shape.str();
+  o << "\n" << shapes.size() << " shapes on " << gpu.name << " (" << gpu.sms
+    << " SMs), model " << vm["model"].as<std::string>() << "\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-18s %18s %16s %8s %10s\n", "schedule", "geomean vs dp",
+                "within 1% best", "wins", "deadlocks");
+  o << line;
+  for (size_t j = 0; j < ns; ++j) {
+    const int64_t ok = static_cast<int64_t>(shapes.size()) - deadlocks[j];
+    const double geo = ok > 0 ? std::exp(log_speedup[j] / static_cast<double>(ok)) : 0.0;
+    std::snprintf(line, sizeof line, "  %-18s %17.3fx %15.1f%% %8ld %10ld\n",
+                  schedules[j].c_str(), geo,
+                  100.0 * static_cast<double>(within[j]) / static_cast<double>(shapes.size()),
+                  static_cast<long>(wins[j]), static_cast<long>(deadlocks[j]));
+    o << line;
+  }
+  emit(vm, o.str());
+  return 0;
+}
+
+}  // namespace lw::cli

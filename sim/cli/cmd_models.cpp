@@ -1,0 +1,28 @@
+// `lastwave models`: the registered cost models and their declared parameters.
+#include <cstdio>
+#include <iostream>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/common.hpp"
+
+namespace lw::cli {
+
+int cmd_models(int argc, char** argv) {
+  po::options_description desc("lastwave models");
+  desc.add_options()("help,h", "show this help");
+  po::variables_map vm;
+  if (!parse_or_help(argc, argv, desc, vm, "lastwave models")) return 0;
+  for (const auto& info : model_registry()) {
+    std::cout << info.name << ": " << info.description << "\n";
+    for (const auto& p : info.params) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-22s %-10s default %-12g %s\n", p.name.c_str(),
+                    p.unit.c_str(), p.default_value, p.doc.c_str());
+      std::cout << line;
+    }
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace lw::cli

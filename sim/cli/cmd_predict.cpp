@@ -1,0 +1,182 @@
+// `lastwave predict`: makespan of each schedule for each shape under a cost model.
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/common.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+#include "sim/predict/predict.hpp"
+#include "sim/trace/trace_json.hpp"
+#include "sim/util/atomic_file.hpp"
+
+namespace lw::cli {
+
+std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
+                                    const std::vector<std::string>& schedules,
+                                    const PredictSetup& setup) {
+  std::vector<PredictRow> rows(shapes.size() * schedules.size());
+  const size_t workers = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(),
+                                                              shapes.size()));
+  std::vector<std::thread> pool;
+  std::vector<std::string> errors(workers);
+  for (size_t w = 0; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      Simulator sim;
+      try {
+        for (size_t i = w; i < shapes.size(); i += workers) {
+          for (size_t j = 0; j < schedules.size(); ++j) {
+            rows[i * schedules.size() + j] = predict(shapes[i], schedules[j], setup, sim);
+          }
+        }
+      } catch (const std::exception& e) {
+        errors[w] = e.what();
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors) {
+    if (!e.empty()) throw std::invalid_argument(e);
+  }
+  return rows;
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
+  std::ostringstream o;
+  o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
+       "efficiency"
+    << (physical ? ",makespan_us" : "") << "\n";
+  for (const auto& r : rows) {
+    o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
+      << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.iters_per_tile << ','
+      << r.sk_tiles << ',' << r.sk_units << ',' << r.grid << ','
+      << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal)
+      << ',' << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
+    if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
+    o << "\n";
+  }
+  return o.str();
+}
+
+std::string render_json(const std::vector<PredictRow>& rows, const std::string& unit) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : rows) {
+    nlohmann::json j = {{"m", r.problem.m},       {"n", r.problem.n},
+                        {"k", r.problem.k},       {"sms", r.sms},
+                        {"schedule", r.schedule}, {"choice", r.choice},
+                        {"tiles", r.tiles},       {"iters_per_tile", r.iters_per_tile},
+                        {"sk_tiles", r.sk_tiles}, {"sk_units", r.sk_units},
+                        {"grid", r.grid},         {"makespan", r.makespan},
+                        {"ideal", r.ideal},       {"efficiency", r.efficiency},
+                        {"time_unit", unit},      {"deadlock", r.deadlock}};
+    if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
+    out.push_back(j);
+  }
+  return out.dump(2) + "\n";
+}
+
+std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
+                         const std::string& unit, const std::string& gpu_name) {
+  std::ostringstream o;
+  for (size_t i = 0; i < rows.size(); i += per_shape) {
+    const PredictRow& first = rows[i];
+    o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on "
+      << gpu_name << ": " << first.tiles << " tiles x " << first.iters_per_tile
+      << " iters, ideal makespan " << fmt("%.1f", first.ideal) << " " << unit << "\n";
+    for (size_t j = i; j < i + per_shape; ++j) {
+      const PredictRow& r = rows[j];
+      std::string label = r.schedule + " -> " + r.choice;
+      if (r.sk_units > 0 && r.choice != "DataParallel") {
+        label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
+      }
+      char line[256];
+      if (r.deadlock) {
+        std::snprintf(line, sizeof line, "  %-50s DEADLOCK: %s\n", label.c_str(),
+                      r.deadlock_report.c_str());
+      } else {
+        std::snprintf(line, sizeof line, "  %-50s %10.1f  eff %6.1f%%\n", label.c_str(), r.makespan,
+                      100.0 * r.efficiency);
+      }
+      o << line;
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+int cmd_predict(int argc, char** argv) {
+  po::options_description desc("lastwave predict");
+  desc.add_options()("help,h", "show this help")(
+      "schedule", po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass"),
+      "comma-separated schedules: dp, dp-persistent, splitk:S, splitk-sep:S, streamk[:G], "
+      "cutlass, cutlass-dp, cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile, best")(
+      "tile", po::value<std::string>()->default_value("128x128x64"), "CTA tile MxNxK")(
+      "reduction", po::value<std::string>()->default_value("deterministic"),
+      "deterministic|atomic")("format", po::value<std::string>()->default_value("table"),
+                              "table|csv|json")("out", po::value<std::string>(),
+                                                "write to this file instead of stdout")(
+      "trace", po::value<std::string>(),
+      "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON");
+  add_gpu_options(desc);
+  add_shape_options(desc, true);
+  add_model_options(desc);
+  po::variables_map vm;
+  if (!parse_or_help(argc, argv, desc, vm,
+                     "lastwave predict (--gpu NAME | --sms N) (--m M --n N --k K | --shapes "
+                     "FILE.csv) --schedule LIST [--model unit] [--format table|csv|json]")) {
+    return 0;
+  }
+  const std::string format = format_from(vm, {"table", "csv", "json"});
+  const GpuSpec gpu = gpu_from(vm);
+  const auto shapes = shapes_from(vm);
+  const auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
+  const auto model = model_from(vm, gpu);
+  PredictSetup setup;
+  setup.tile = parse_tile(vm["tile"].as<std::string>());
+  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
+  setup.reduction = parse_reduction(vm["reduction"].as<std::string>());
+  setup.model = model.get();
+  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+
+  if (vm.count("trace")) {
+    if (shapes.size() != 1 || schedules.size() != 1) {
+      throw std::invalid_argument("--trace needs exactly one shape and one schedule");
+    }
+  }
+  const auto rows = predict_all(shapes, schedules, setup);
+  const bool physical = model->time_unit() == "us";
+  std::string text;
+  if (format == "csv") {
+    text = render_csv(rows, physical);
+  } else if (format == "json") {
+    text = render_json(rows, model->time_unit());
+  } else {
+    text = render_table(rows, schedules.size(), model->time_unit(),
+                        gpu.name + " (" + std::to_string(gpu.sms) + " SMs)");
+  }
+  if (vm.count("trace")) {
+    Simulator sim;
+    std::vector<SegmentRecord> timeline;
+    const PredictRow row = predict(shapes[0], schedules[0], setup, sim, &timeline);
+    const std::string chosen = schedules[0] == "best" ? row.choice : schedules[0];
+    const Plan plan = plan_schedule(chosen, shapes[0], setup.tile, setup.gpu, setup.reduction).plan;
+    TraceMeta meta{"sim", shapes[0], gpu.sms, chosen, model->time_unit()};
+    write_file_atomically(user_path(vm["trace"].as<std::string>()),
+                          trace_document(timeline, plan, meta).dump() + "\n");
+  }
+  emit(vm, text);
+  return 0;
+}
+
+}  // namespace lw::cli

@@ -1,0 +1,173 @@
+// Shared option handling for the lastwave subcommands.
+#include "sim/cli/common.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/util/atomic_file.hpp"
+
+namespace lw::cli {
+
+bool parse_or_help(int argc, char** argv, const po::options_description& desc,
+                   po::variables_map& vm, const char* usage) {
+  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: " << usage << "\n\n" << desc << "\n";
+    return false;
+  }
+  po::notify(vm);
+  return true;
+}
+
+void add_gpu_options(po::options_description& desc) {
+  desc.add_options()("gpu", po::value<std::string>(),
+                     "GPU preset from configs/gpus (a100, h100-sxm, h100-pcie, h200, h20, b200, "
+                     "l40s)")("sms", po::value<int64_t>(),
+                              "SM count (alone, or a partition of --gpu)");
+}
+
+GpuSpec gpu_from(const po::variables_map& vm) {
+  if (!vm.count("gpu") && !vm.count("sms")) throw std::invalid_argument("give --gpu NAME or --sms N");
+  if (vm.count("gpu")) {
+    const GpuSpec preset = gpu_preset(vm["gpu"].as<std::string>());
+    if (!vm.count("sms")) return preset;
+    const int64_t sms = vm["sms"].as<int64_t>();
+    if (sms > preset.sms) {
+      throw std::invalid_argument("--sms " + std::to_string(sms) + " exceeds the " +
+                                  std::to_string(preset.sms) + " SMs of " + preset.name);
+    }
+    return gpu_with_sms(sms, &preset);
+  }
+  return gpu_with_sms(vm["sms"].as<int64_t>(), nullptr);
+}
+
+void add_shape_options(po::options_description& desc, bool allow_file) {
+  desc.add_options()("m", po::value<int64_t>(), "rows of A and C")("n", po::value<int64_t>(),
+                                                                   "columns of B and C")(
+      "k", po::value<int64_t>(), "inner dimension");
+  if (allow_file) {
+    desc.add_options()("shapes", po::value<std::string>(), "CSV file with header m,n,k");
+  }
+}
+
+namespace {
+
+int64_t parse_dim(const std::string& text, const std::string& where) {
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0) {
+    throw std::invalid_argument(where + ": '" + text + "' is not an integer");
+  }
+  if (v < 1) throw std::invalid_argument(where + ": dimension must be >= 1, got " + text);
+  return v;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+std::vector<Problem> read_shapes_csv(const std::string& path) {
+  std::istringstream in(read_file(user_path(path)));
+  std::string line;
+  int64_t line_no = 0;
+  bool header = false;
+  std::vector<Problem> shapes;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(t);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(trim(cell));
+    const std::string where = path + ":" + std::to_string(line_no);
+    if (!header) {
+      if (cells.size() < 3 || cells[0] != "m" || cells[1] != "n" || cells[2] != "k") {
+        throw std::invalid_argument(where + ": expected header 'm,n,k'");
+      }
+      header = true;
+      continue;
+    }
+    if (cells.size() < 3) throw std::invalid_argument(where + ": expected 3 values m,n,k");
+    shapes.push_back(Problem{parse_dim(cells[0], where), parse_dim(cells[1], where),
+                             parse_dim(cells[2], where)});
+  }
+  if (!header) throw std::invalid_argument(path + ": empty shapes file (expected header m,n,k)");
+  if (shapes.empty()) throw std::invalid_argument(path + ": no shapes after the header");
+  return shapes;
+}
+
+std::vector<Problem> shapes_from(const po::variables_map& vm) {
+  const bool flags = vm.count("m") || vm.count("n") || vm.count("k");
+  if (vm.count("shapes")) {
+    if (flags) throw std::invalid_argument("give either --m/--n/--k or --shapes, not both");
+    return read_shapes_csv(vm["shapes"].as<std::string>());
+  }
+  if (!vm.count("m") || !vm.count("n") || !vm.count("k")) {
+    throw std::invalid_argument("give --m, --n and --k (or --shapes FILE.csv)");
+  }
+  const Problem p{vm["m"].as<int64_t>(), vm["n"].as<int64_t>(), vm["k"].as<int64_t>()};
+  plan_geometry(p, TileShape{}, GpuShape{1, 1});  // validates dims and overflow
+  return {p};
+}
+
+TileShape parse_tile(const std::string& text) {
+  TileShape t;
+  int64_t* fields[3] = {&t.m, &t.n, &t.k};
+  std::stringstream ss(text);
+  std::string part;
+  int i = 0;
+  while (std::getline(ss, part, 'x')) {
+    if (i == 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
+    *fields[i++] = parse_dim(part, "--tile");
+  }
+  if (i != 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
+  return t;
+}
+
+void add_model_options(po::options_description& desc) {
+  desc.add_options()("model", po::value<std::string>()->default_value("unit"),
+                     "cost model name (see `lastwave models`) or a fitted model file *.json")(
+      "param", po::value<std::string>()->default_value(""),
+      "model parameter overrides, name=value[,name=value...]");
+}
+
+std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu) {
+  const std::string name = vm["model"].as<std::string>();
+  const ParamValues overrides = parse_param_overrides(vm["param"].as<std::string>());
+  const std::string suffix = ".json";
+  if (name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return make_model_from_file(user_path(name), overrides, gpu);
+  }
+  return make_model(name, overrides, gpu);
+}
+
+std::string format_from(const po::variables_map& vm, const std::vector<std::string>& allowed) {
+  const std::string f = vm["format"].as<std::string>();
+  for (const auto& a : allowed) {
+    if (a == f) return f;
+  }
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
+  throw std::invalid_argument("unknown --format '" + f + "' (expected " + list + ")");
+}
+
+void emit(const po::variables_map& vm, const std::string& text) {
+  if (vm.count("out")) {
+    write_file_atomically(user_path(vm["out"].as<std::string>()), text);
+  } else {
+    std::cout << text;
+  }
+}
+
+}  // namespace lw::cli

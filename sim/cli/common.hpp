@@ -1,0 +1,43 @@
+// Option groups and helpers shared by the `lastwave` subcommands: GPU selection, shapes (flags or
+// CSV file), tile parsing, cost-model selection and output formats.
+#pragma once
+#include <boost/program_options.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/registry.hpp"
+#include "sim/decomp/planners/planners.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+
+namespace lw::cli {
+
+namespace po = boost::program_options;
+
+// Parses argv against `desc`; prints help and returns false when --help was given.
+bool parse_or_help(int argc, char** argv, const po::options_description& desc,
+                   po::variables_map& vm, const char* usage);
+
+// --gpu NAME and/or --sms N (a partition of NAME when both are given).
+void add_gpu_options(po::options_description& desc);
+GpuSpec gpu_from(const po::variables_map& vm);
+
+// --m/--n/--k or --shapes FILE.csv (header m,n,k).
+void add_shape_options(po::options_description& desc, bool allow_file);
+std::vector<Problem> shapes_from(const po::variables_map& vm);
+std::vector<Problem> read_shapes_csv(const std::string& path);
+
+// "128x128x64" -> TileShape; throws on malformed text.
+TileShape parse_tile(const std::string& text);
+
+// --model NAME|FILE.json and --param name=value,...
+void add_model_options(po::options_description& desc);
+std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu);
+
+// --format table|csv|json (subset given by `allowed`).
+std::string format_from(const po::variables_map& vm, const std::vector<std::string>& allowed);
+
+// Prints to stdout or writes atomically to --out when given.
+void emit(const po::variables_map& vm, const std::string& text);
+
+}  // namespace lw::cli
