@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Bad input to `lastwave` gives one line on stderr naming the problem, a non-zero exit, no crash,
+# and never a half-written output file.
+set -uo pipefail
+lastwave="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern="$1"
+  shift
+  "$lastwave" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$tmp/err")
+  if [[ $rc -eq 0 || $rc -ge 128 || $lines -ne 1 ]] || ! grep -q -- "$pattern" "$tmp/err"; then
+    echo "FAIL: lastwave $* -> rc=$rc, stderr:"
+    cat "$tmp/err"
+    failures=$((failures + 1))
+  fi
+}
+
+printf 'm,n,k\n128,128,128\n64,x,3\n' >"$tmp/bad_value.csv"
+printf 'a,b,c\n1,2,3\n' >"$tmp/bad_header.csv"
+printf 'm,n,k\n128,128\n' >"$tmp/short_row.csv"
+printf 'm,n,k\n' >"$tmp/no_rows.csv"
+
+expect_error "m must be >= 1" predict --gpu h200 --m 0 --n 128 --k 128
+expect_error "must be >= 1" predict --gpu h200 --m -5 --n 128 --k 128
+expect_error "is invalid" predict --gpu h200 --m abc --n 128 --k 128
+expect_error "overflows" predict --gpu h200 --m 1099511627776 --n 1048576 --k 1048576
+expect_error "unknown GPU 'h999'" predict --gpu h999 --m 128 --n 128 --k 128
+expect_error "unknown schedule 'foo'" predict --gpu h200 --m 128 --n 128 --k 128 --schedule dp,foo
+expect_error "split count" predict --gpu h200 --m 128 --n 128 --k 128 --schedule splitk
+expect_error "positive integer" predict --gpu h200 --m 128 --n 128 --k 128 --schedule splitk:0
+expect_error "bad_value.csv:3" predict --gpu h200 --shapes "$tmp/bad_value.csv"
+expect_error "expected header" predict --gpu h200 --shapes "$tmp/bad_header.csv"
+expect_error "short_row.csv:2" predict --gpu h200 --shapes "$tmp/short_row.csv"
+expect_error "no shapes" predict --gpu h200 --shapes "$tmp/no_rows.csv"
+expect_error "cannot read" predict --gpu h200 --shapes "$tmp/missing.csv"
+expect_error "unknown cost model" predict --gpu h200 --m 128 --n 128 --k 128 --model nope
+expect_error "no parameter 'bogus'" predict --gpu h200 --m 128 --n 128 --k 128 --param bogus=1
+expect_error "unknown --format" predict --gpu h200 --m 128 --n 128 --k 128 --format xml
+expect_error "give --gpu NAME or --sms N" predict --m 128 --n 128 --k 128
+expect_error "exceeds" predict --gpu h200 --sms 500 --m 128 --n 128 --k 128
+expect_error "unknown subcommand" frobnicate
+expect_error "unknown GPU" waves --gpu a100,zz
+expect_error "bad --tile" predict --gpu h200 --m 128 --n 128 --k 128 --tile 128x128
+expect_error "unknown schedule" plan --gpu h200 --m 128 --n 128 --k 128 --schedule nope
+
+# A failing run must not leave its output file behind.
+"$lastwave" predict --gpu h200 --m 0 --n 1 --k 1 --out "$tmp/out.csv" 2>/dev/null
+if [[ -e "$tmp/out.csv" ]]; then
+  echo "FAIL: half-written output file left behind"
+  failures=$((failures + 1))
+fi
+# A good run writes it completely.
+"$lastwave" predict --gpu h200 --m 1536 --n 1536 --k 4096 --schedule dp,streamk --format csv \
+  --out "$tmp/ok.csv" || failures=$((failures + 1))
+if [[ $(wc -l <"$tmp/ok.csv") -ne 3 ]]; then
+  echo "FAIL: expected header + 2 rows in ok.csv"
+  failures=$((failures + 1))
+fi
+# --help works on every subcommand.
+for sub in demo waves predict plan compare models calibrate trace; do
+  "$lastwave" "$sub" --help >/dev/null || {
+    echo "FAIL: $sub --help"
+    failures=$((failures + 1))
+  }
+done
+exit $((failures > 0))

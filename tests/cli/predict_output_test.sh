@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `lastwave predict/plan/compare` outputs: CSV columns the acceptance checks read, deadlock
+# reporting, trace JSON, shapes files.
+set -euo pipefail
+lastwave="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+csv=$("$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp,streamk,cutlass-seed,best --format csv)
+header=$(head -1 <<<"$csv")
+for col in m n k sms schedule choice tiles iters_per_tile sk_tiles sk_units makespan ideal efficiency; do
+  grep -q "\(^\|,\)$col\(,\|$\)" <<<"$header" || { echo "missing column $col"; exit 1; }
+done
+# Seed numbers: dp 132, streamk 78; the seed heuristic picks StreamK with 144 tiles on 132 units.
+grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,132.0000,72.0000,0.5455$' <<<"$csv"
+grep -q '^1536,1536,4096,132,streamk,StreamK,144,64,144,132,132,78.0000,' <<<"$csv"
+grep -q '^1536,1536,4096,132,cutlass-seed,StreamK,144,64,144,132,' <<<"$csv"
+# best is never slower than any single schedule listed with it.
+best=$(grep ',best,' <<<"$csv" | cut -d, -f12)
+awk -v b="$best" 'BEGIN { exit !(b <= 78.0) }'
+
+# A Stream-K grid larger than the resident CTAs deadlocks; it is reported, not hung.
+out=$("$lastwave" predict --sms 1 --m 256 --n 128 --k 640 --schedule streamk:3)
+grep -q "DEADLOCK: deadlock at t=7: CTA 0 .* waits on flag 1 raised by -> CTA 1 (not resident" <<<"$out"
+
+# plan --format csv: one row per segment with the required columns.
+plan=$("$lastwave" plan --sms 4 --m 384 --n 384 --k 512 --schedule streamk --format csv)
+head -1 <<<"$plan" | grep -q 'cta,.*tile_m,tile_n,k_begin,k_end,role'
+# 9 tiles x 8 k-tiles = 72 iterations over 4 units of 18: unit 0 = tiles 0,1 whole + tile 2 k 0..2.
+grep -q '^0,0,2,0,2,0,2,0,2,final,' <<<"$plan"
+grep -q '^0,1,0,1,2,0,2,2,8,store_partial,' <<<"$plan"
+
+# shapes file + compare summary.
+printf 'm,n,k\n1536,1536,4096\n128,4096,4096\n4096,4096,4096\n' >"$tmp/shapes.csv"
+cmp=$("$lastwave" compare --sms 132 --shapes "$tmp/shapes.csv" --schedule dp,streamk,splitk:4)
+grep -q 'geomean vs dp' <<<"$cmp"
+grep -q '128x  4096x  4096  winner splitk:4' <<<"$cmp"
+
+# --trace writes Chrome-trace JSON with one track per SM.
+"$lastwave" predict --sms 4 --m 384 --n 384 --k 512 --schedule streamk --trace "$tmp/t.json" >/dev/null
+grep -q '"traceEvents"' "$tmp/t.json"
+grep -q '"name":"store"' "$tmp/t.json"
