@@ -1,0 +1,157 @@
+// lastwave-bench: times the CUDA GEMM under every requested decomposition (and cuBLAS) on whole-GPU
+// or green-context SM partitions, checks correctness, writes one CSV row per configuration.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/bench/partition.hpp"
+#include "cuda/bench/runner.hpp"
+#include "cuda/bench/shapes_csv.hpp"
+#include "cuda/kernel/config.hpp"
+
+namespace po = boost::program_options;
+using namespace lw;
+using namespace lw::bench;
+
+namespace {
+
+constexpr int kExitBadInput = 1;
+constexpr int kExitCheckFailed = 2;
+constexpr int kExitRuntime = 3;
+
+std::vector<int64_t> parse_int_list(const std::string& text, const char* what) {
+  std::vector<int64_t> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 1) {
+      throw std::invalid_argument(std::string(what) + ": bad value '" + item + "'");
+    }
+    out.push_back(v);
+  }
+  if (out.empty()) throw std::invalid_argument(std::string(what) + ": empty list");
+  return out;
+}
+
+// "splitk" -> "splitk:S" where a split count is required but not written.
+std::string with_splits(const std::string& list, int64_t splits) {
+  std::stringstream ss(list);
+  std::string item, out;
+  while (std::getline(ss, item, ',')) {
+    if (item == "splitk" || item == "splitk-sep" || item == "cutlass-splitk") {
+      item += ":" + std::to_string(splits);
+    }
+    out += (out.empty() ? "" : ",") + item;
+  }
+  return out.empty() ? list : out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  po::options_description desc(
+      "lastwave-bench: CUDA GEMM decompositions vs cuBLAS on an H100/H200\n"
+      "usage: lastwave-bench (--m M --n N --k K | --shapes FILE.csv) --decomposition LIST [opts]");
+  std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
+  int64_t m = 0, n = 0, k = 0, splits = 2;
+  int reps = 20, warmup = 3;
+  desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
+      "n", po::value(&n), "columns of C (rows of B)")("k", po::value(&k), "reduction depth")(
+      "shapes", po::value(&shapes_file), "CSV with columns m,n,k (instead of --m/--n/--k)")(
+      "decomposition", po::value(&decomps),
+      "comma list: dp, dp-persistent, splitk:S, splitk-sep:S, streamk[:G], cutlass, cutlass-dp, "
+      "cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile")(
+      "splits", po::value(&splits), "split count for names given without ':S' (default 2)")(
+      "reduction", po::value(&reduction), "deterministic | atomic (default deterministic)")(
+      "sms", po::value(&sms_list), "comma list of SM counts (green contexts; default whole GPU)")(
+      "reps", po::value(&reps), "timed samples per configuration (default 20)")(
+      "warmup", po::value(&warmup), "untimed launches first (default 3)")(
+      "out", po::value(&out), "CSV output file (default stdout)")(
+      "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)");
+  BenchOptions opt;
+  std::vector<int64_t> sms;
+  try {
+    po::variables_map vm;
+    po::store(po::parse_command_line(argc, argv, desc), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << desc << "\n";
+      return 0;
+    }
+    const bool dims = vm.count("m") || vm.count("n") || vm.count("k");
+    if (dims == static_cast<bool>(vm.count("shapes"))) {
+      throw std::invalid_argument("give either --m --n --k or --shapes");
+    }
+    if (dims) {
+      if (!vm.count("m") || !vm.count("n") || !vm.count("k") || m < 1 || n < 1 || k < 1) {
+        throw std::invalid_argument("--m, --n and --k must all be given and >= 1");
+      }
+      opt.shapes = {Problem{m, n, k}};
+    } else {
+      opt.shapes = read_shapes_csv(shapes_file);
+    }
+    if (decomps.empty()) throw std::invalid_argument("--decomposition is required");
+    if (splits < 1) throw std::invalid_argument("--splits must be >= 1");
+    opt.schedules = parse_schedule_list(with_splits(decomps, splits));
+    for (const auto& s : opt.schedules) {
+      if (s == "best") throw std::invalid_argument("schedule 'best' is simulator-only");
+    }
+    opt.reduction = parse_reduction(reduction);
+    opt.reduction_name = reduction;
+    if (reps < 1 || warmup < 0) throw std::invalid_argument("--reps must be >= 1, --warmup >= 0");
+    opt.reps = reps;
+    opt.warmup = warmup;
+    opt.trace_path = trace;
+    if (!sms_list.empty()) sms = parse_int_list(sms_list, "--sms");
+    // Plan every configuration before touching the GPU (CUDA-free validation of shapes/names).
+    const TileShape tile{cuda::KernelConfig::kTileM, cuda::KernelConfig::kTileN,
+                         cuda::KernelConfig::kTileK};
+    for (const auto& shape : opt.shapes)
+      for (const auto& s : opt.schedules) plan_schedule(s, shape, tile, GpuShape{}, opt.reduction);
+  } catch (const std::exception& e) {
+    std::cerr << "lastwave-bench: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  std::vector<ResultRow> rows;
+  try {
+    constexpr int kDevice = 0;
+    const int64_t all = device_sms(kDevice);
+    if (sms.empty()) sms = {all};
+    for (int64_t s : sms) check_partition_request(s, all);
+    opt.single_config = opt.shapes.size() == 1 && opt.schedules.size() == 1 && sms.size() == 1;
+    Fp64Cache fp64;
+    for (int64_t s : sms) run_partition(kDevice, s, opt, fp64, rows);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "lastwave-bench: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "lastwave-bench: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+  std::string csv = csv_header();
+  bool all_ok = true;
+  for (const auto& r : rows) {
+    csv += csv_row(r, opt.reduction_name);
+    all_ok = all_ok && r.ok;
+  }
+  try {
+    if (out.empty()) {
+      std::cout << csv;
+    } else {
+      write_file_atomic(out, csv);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "lastwave-bench: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+  if (!all_ok) {
+    std::cerr << "lastwave-bench: some configurations failed their correctness check (ok=0)\n";
+    return kExitCheckFailed;
+  }
+  return 0;
+}

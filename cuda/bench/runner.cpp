@@ -1,0 +1,242 @@
+// Benchmark runner for one SM partition (see runner.hpp).
+#include "cuda/bench/runner.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <sstream>
+
+#include "cuda/bench/cublas_ref.hpp"
+#include "cuda/bench/device_util.hpp"
+#include "cuda/bench/host_ref.hpp"
+#include "cuda/bench/partition.hpp"
+#include "cuda/bench/stats.hpp"
+#include "cuda/bench/trace_json.hpp"
+#include "cuda/gemm.hpp"
+#include "cuda/kernel/config.hpp"
+
+namespace lw::bench {
+
+namespace {
+
+constexpr int kBf16Bytes = 2;
+constexpr double kFlopsPerMac = 2.0;
+constexpr double kMsPerS = 1e3;
+constexpr double kTera = 1e12;
+constexpr uint64_t kSeedA = 0xA5A5A5A5ull, kSeedB = 0x5A5A5A5Aull;
+
+using Bf16 = __nv_bfloat16;
+
+template <typename T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  explicit DeviceBuffer(int64_t count) {
+    cuda::check_cuda(cudaMalloc(&p, static_cast<size_t>(count) * sizeof(T)), "cudaMalloc");
+  }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+double tflops(const Problem& p, double ms) {
+  return kFlopsPerMac * static_cast<double>(p.m) * static_cast<double>(p.n) *
+         static_cast<double>(p.k) / (ms / kMsPerS) / kTera;
+}
+
+// Warm-up, then `reps` samples of [L2 flush][event][enqueue][event]; returns ms per sample.
+std::vector<double> time_samples(cudaStream_t s, L2Flusher& flush, int warmup, int reps,
+                                 const std::function<void()>& enqueue) {
+  for (int i = 0; i < warmup; ++i) {
+    flush.flush(s);
+    enqueue();
+  }
+  std::vector<cudaEvent_t> ev(2 * static_cast<size_t>(reps));
+  for (auto& e : ev) cuda::check_cuda(cudaEventCreate(&e), "cudaEventCreate");
+  for (int r = 0; r < reps; ++r) {
+    flush.flush(s);
+    cuda::check_cuda(cudaEventRecord(ev[2 * r], s), "cudaEventRecord");
+    enqueue();
+    cuda::check_cuda(cudaEventRecord(ev[2 * r + 1], s), "cudaEventRecord");
+  }
+  cuda::check_cuda(cudaStreamSynchronize(s), "timing sync");
+  std::vector<double> ms(static_cast<size_t>(reps));
+  for (int r = 0; r < reps; ++r) {
+    float t = 0;
+    cuda::check_cuda(cudaEventElapsedTime(&t, ev[2 * r], ev[2 * r + 1]), "cudaEventElapsedTime");
+    ms[static_cast<size_t>(r)] = t;
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  return ms;
+}
+
+std::vector<uint16_t> to_host(const Bf16* d, int64_t count) {
+  std::vector<uint16_t> h(static_cast<size_t>(count));
+  cuda::check_cuda(cudaMemcpy(h.data(), d, h.size() * sizeof(uint16_t), cudaMemcpyDeviceToHost),
+                   "copy to host");
+  return h;
+}
+
+void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& meta,
+                 const std::string& path) {
+  const auto walk = cuda::host_walk(plan);
+  std::vector<TracedCta> ctas;
+  for (int64_t c = 0; c < plan.grid; ++c) {
+    TracedCta tc;
+    tc.cta = c;
+    tc.smid = t.ctas[static_cast<size_t>(c)].smid;
+    const auto& w = walk[static_cast<size_t>(c)];
+    for (size_t i = 0; i < w.size(); ++i) {
+      tc.segments.emplace_back(w[i], t.segments[static_cast<size_t>(c * t.max_segments) + i]);
+    }
+    ctas.push_back(std::move(tc));
+  }
+  for (int64_t r = 0; r < reduction_grid(plan); ++r) {
+    TracedCta tc;
+    tc.cta = plan.grid + r;
+    tc.smid = t.reduction_ctas[static_cast<size_t>(r)].smid;
+    tc.segments.emplace_back(reduction_segment(plan, r),
+                             t.reduction_segments[static_cast<size_t>(r)]);
+    ctas.push_back(std::move(tc));
+  }
+  write_json_file(path, trace_to_json(plan, ctas, meta));
+}
+
+}  // namespace
+
+std::string csv_header() {
+  return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
+         "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
+         "ok\n";
+}
+
+std::string csv_row(const ResultRow& r, const std::string& reduction) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf),
+                "%lld,%lld,%lld,%lld,%s,%s,%lld,%lld,%.5f,%.5f,%.5f,%.2f,%.5f,%.2f,%.3e,%.3e,%.0f,"
+                "%s,%lld,%lld,%lld,%lld,%d\n",
+                static_cast<long long>(r.shape.m), static_cast<long long>(r.shape.n),
+                static_cast<long long>(r.shape.k), static_cast<long long>(r.sms),
+                r.schedule.c_str(), reduction.c_str(), static_cast<long long>(r.splits),
+                static_cast<long long>(r.grid), r.median_ms, r.p10_ms, r.p90_ms, r.tflops,
+                r.cublas_ms, r.cublas_tflops, r.rel_err, r.rel_err_fp64, r.sm_clock_mhz,
+                r.choice.c_str(), static_cast<long long>(r.tiles),
+                static_cast<long long>(r.k_tiles), static_cast<long long>(r.sk_tiles),
+                static_cast<long long>(r.sk_units), r.ok ? 1 : 0);
+  return buf;
+}
+
+std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
+                       const std::string& schedule) {
+  if (single) return base;
+  std::string stem = base;
+  const std::string ext = ".json";
+  if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0) {
+    stem.resize(stem.size() - ext.size());
+  }
+  std::string sched = schedule;
+  for (char& c : sched)
+    if (c == ':') c = '-';
+  std::ostringstream os;
+  os << stem << "_" << p.m << "x" << p.n << "x" << p.k << "_sms" << sms << "_" << sched << ext;
+  return os.str();
+}
+
+void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cache& fp64,
+                   std::vector<ResultRow>& rows) {
+  Partition part(device, sms_req);
+  const cudaStream_t s = part.stream();
+  const int64_t sms = part.sms();
+  CublasRef blas(s, sms);
+  L2Flusher flush(device);
+  const int64_t ctas_per_sm = cuda::kernel_ctas_per_sm(cuda::OutType::BF16, false);
+  const TileShape tile{cuda::KernelConfig::kTileM, cuda::KernelConfig::kTileN,
+                       cuda::KernelConfig::kTileK};
+  for (const Problem& shape : opt.shapes) {
+    const int64_t mk = shape.m * shape.k, nk = shape.n * shape.k, mn = shape.m * shape.n;
+    DeviceBuffer<Bf16> a(mk), b(nk), c(mn), c_ref(mn), c_trace(mn);
+    const uint64_t shape_seed = static_cast<uint64_t>(shape.m * 1000003 + shape.n * 1009 + shape.k);
+    fill_random(a.p, mk, kSeedA ^ shape_seed, s);
+    fill_random(b.p, nk, kSeedB ^ shape_seed, s);
+    // cuBLAS: correctness of the baseline itself (poisoned, fully written), then timing.
+    poison(c_ref.p, mn, kBf16Bytes, s);
+    blas.gemm(shape.m, shape.n, shape.k, a.p, b.p, c_ref.p);
+    const Comparison self = compare(c_ref.p, c_ref.p, mn, kBf16Bytes, s);
+    if (self.nonfinite != 0) throw std::runtime_error("cuBLAS left non-finite outputs");
+    const auto blas_ms = summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] {
+                           blas.gemm(shape.m, shape.n, shape.k, a.p, b.p, c_ref.p);
+                         })).median;
+    const std::vector<double>* ref64 = nullptr;
+    if (shape.m * shape.n * shape.k <= opt.fp64_limit) {
+      auto key = std::make_tuple(shape.m, shape.n, shape.k);
+      if (!fp64.count(key)) {
+        cuda::check_cuda(cudaStreamSynchronize(s), "sync");
+        fp64[key] = reference_gemm(to_host(a.p, mk), to_host(b.p, nk), shape.m, shape.n, shape.k);
+      }
+      ref64 = &fp64[key];
+    }
+    for (const std::string& name : opt.schedules) {
+      const Planned planned =
+          plan_schedule(name, shape, tile, GpuShape{sms, ctas_per_sm}, opt.reduction);
+      const Plan& plan = planned.plan;
+      cuda::GemmLauncher gemm(plan, sms, cuda::OutType::BF16, false);
+      const cuda::Operands ops{a.p, b.p, c.p};
+      ResultRow r;
+      r.shape = shape;
+      r.sms = sms;
+      r.schedule = name;
+      r.choice = planned.choice_label();
+      r.splits = plan.splits;
+      r.grid = plan.grid;
+      r.tiles = plan.tiles;
+      r.k_tiles = plan.k_tiles;
+      r.sk_tiles = plan.split_tiles;
+      r.sk_units = plan.split_units;
+      poison(c.p, mn, kBf16Bytes, s);
+      gemm.launch(ops, s);
+      const Comparison cmp = compare(c.p, c_ref.p, mn, kBf16Bytes, s);
+      r.rel_err = cmp.nonfinite ? NAN : cmp.rel_err();
+      if (ref64 != nullptr) r.rel_err_fp64 = rel_frobenius_bf16(to_host(c.p, mn), *ref64);
+      r.ok = cmp.nonfinite == 0 && r.rel_err < opt.tolerance &&
+             (ref64 == nullptr || r.rel_err_fp64 < opt.tolerance);
+      const SampleStats st =
+          summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] { gemm.launch(ops, s); }));
+      r.sm_clock_mhz = probe_sm_clock_mhz(s);
+      r.median_ms = st.median;
+      r.p10_ms = st.p10;
+      r.p90_ms = st.p90;
+      r.tflops = tflops(shape, st.median);
+      r.cublas_ms = blas_ms;
+      r.cublas_tflops = tflops(shape, blas_ms);
+      if (!opt.trace_path.empty()) {
+        cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true);
+        poison(c_trace.p, mn, kBf16Bytes, s);
+        traced.launch(cuda::Operands{a.p, b.p, c_trace.p}, s);
+        const cuda::TraceResult t = traced.read_trace(s);
+        if (opt.reduction == Reduction::Deterministic &&
+            compare(c_trace.p, c.p, mn, kBf16Bytes, s).bits_differ != 0) {
+          std::fprintf(stderr, "warning: traced output differs from untraced for %s\n",
+                       name.c_str());
+          r.ok = false;
+        }
+        TraceMeta meta{shape.m, shape.n, shape.k, sms, name};
+        write_trace(plan, t, meta, trace_file(opt.trace_path, opt.single_config, shape, sms, name));
+      }
+      if (!r.ok) {
+        std::fprintf(stderr,
+                     "FAILED %lldx%lldx%lld sms=%lld %s: rel_err %.3e fp64 %.3e nonfinite %lld\n",
+                     static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+                     static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
+                     r.rel_err, r.rel_err_fp64, static_cast<long long>(cmp.nonfinite));
+      }
+      std::fprintf(stderr,
+                   "%5lld %5lld %5lld sms=%3lld %-18s grid=%5lld %8.4f ms %7.1f TF/s  cublas %8.4f "
+                   "ms  err %.2e\n",
+                   static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+                   static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
+                   static_cast<long long>(r.grid), r.median_ms, r.tflops, r.cublas_ms, r.rel_err);
+      rows.push_back(r);
+    }
+  }
+}
+
+}  // namespace lw::bench

@@ -1,0 +1,54 @@
+// One benchmark configuration set on one SM partition: for each shape, cuBLAS once, then every
+// decomposition: correctness (vs cuBLAS, vs FP64 on small shapes, poisoned output fully written),
+// timing (L2 flush + event-timed flag reset and launches), SM clock, optional trace.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/decomp/planners/schedule.hpp"
+
+namespace lw::bench {
+
+struct BenchOptions {
+  std::vector<Problem> shapes;
+  std::vector<std::string> schedules;
+  Reduction reduction = Reduction::Deterministic;
+  std::string reduction_name = "deterministic";
+  int warmup = 3;
+  int reps = 20;
+  std::string trace_path;  // empty = no traces
+  bool single_config = false;
+  int64_t fp64_limit = int64_t{1} << 27;  // M*N*K up to which an FP64 host check runs
+  double tolerance = 1e-2;                // max relative Frobenius error
+};
+
+struct ResultRow {
+  Problem shape;
+  int64_t sms = 0;
+  std::string schedule, choice;
+  int64_t splits = 0, grid = 0, tiles = 0, k_tiles = 0, sk_tiles = 0, sk_units = 0;
+  double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
+  double cublas_ms = 0, cublas_tflops = 0;
+  double rel_err = 0, rel_err_fp64 = -1;  // -1 = not checked
+  double sm_clock_mhz = 0;
+  bool ok = true;
+};
+
+std::string csv_header();
+std::string csv_row(const ResultRow& r, const std::string& reduction);
+
+// Path of the trace for one config: `base` itself for a single config, else base_<config>.json.
+std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
+                       const std::string& schedule);
+
+// FP64 references keyed by shape, shared across partitions.
+using Fp64Cache = std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<double>>;
+
+// Runs every shape x schedule of `opt` on a partition of `sms` SMs; appends rows.
+void run_partition(int device, int64_t sms, const BenchOptions& opt, Fp64Cache& fp64,
+                   std::vector<ResultRow>& rows);
+
+}  // namespace lw::bench

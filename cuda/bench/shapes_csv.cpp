@@ -1,0 +1,88 @@
+// Shapes CSV reader and atomic file writer (see shapes_csv.hpp).
+#include "cuda/bench/shapes_csv.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace lw::bench {
+
+namespace {
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, ',')) {
+    const auto b = cell.find_first_not_of(" \t\r");
+    const auto e = cell.find_last_not_of(" \t\r");
+    out.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Problem> parse_shapes_csv(const std::string& text, const std::string& name) {
+  std::stringstream in(text);
+  std::string line;
+  int lineno = 0;
+  int col_m = -1, col_n = -1, col_k = -1;
+  std::vector<Problem> shapes;
+  auto fail = [&](const std::string& why) {
+    throw std::invalid_argument(name + ":" + std::to_string(lineno) + ": " + why);
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
+    const auto cells = split_csv(line);
+    if (col_m < 0) {
+      for (size_t i = 0; i < cells.size(); ++i) {
+        if (cells[i] == "m") col_m = static_cast<int>(i);
+        if (cells[i] == "n") col_n = static_cast<int>(i);
+        if (cells[i] == "k") col_k = static_cast<int>(i);
+      }
+      if (col_m < 0 || col_n < 0 || col_k < 0) fail("header must name columns m, n and k");
+      continue;
+    }
+    auto field = [&](int col) -> int64_t {
+      if (col >= static_cast<int>(cells.size())) fail("missing column");
+      const std::string& c = cells[static_cast<size_t>(col)];
+      char* end = nullptr;
+      errno = 0;
+      const long long v = std::strtoll(c.c_str(), &end, 10);
+      if (c.empty() || *end != '\0' || errno != 0 || v < 1) fail("bad dimension '" + c + "'");
+      return v;
+    };
+    shapes.push_back(Problem{field(col_m), field(col_n), field(col_k)});
+  }
+  if (shapes.empty()) throw std::invalid_argument(name + ": no shapes");
+  return shapes;
+}
+
+std::vector<Problem> read_shapes_csv(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument("cannot read shapes file " + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return parse_shapes_csv(ss.str(), path);
+}
+
+void write_file_atomic(const std::string& path, const std::string& contents) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+    f << contents;
+    if (!f) throw std::runtime_error("write failed: " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot rename " + tmp + " to " + path);
+  }
+}
+
+}  // namespace lw::bench

@@ -1,0 +1,80 @@
+// Host-only launch checks and sizes for the GEMM kernels (see launch_plan.hpp).
+#include "cuda/launch_plan.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "cuda/kernel/config.hpp"
+
+namespace lw::cuda {
+
+namespace {
+
+constexpr int64_t kFloatBytes = 4;
+constexpr int64_t kFlagBytes = 4;  // int32 flag per workspace slot
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+std::vector<std::vector<Segment>> host_walk(const Plan& plan) {
+  std::vector<std::vector<Segment>> out(static_cast<size_t>(plan.grid));
+  for (int64_t c = 0; c < plan.grid; ++c) {
+    CtaWalk w;
+    walk_begin(plan, c, w);
+    Segment s;
+    while (walk_next(plan, w, s)) out[static_cast<size_t>(c)].push_back(s);
+  }
+  return out;
+}
+
+int64_t max_segments_per_cta(const Plan& plan) {
+  int64_t most = 0;
+  for (int64_t c = 0; c < plan.grid; ++c) {
+    CtaWalk w;
+    walk_begin(plan, c, w);
+    Segment s;
+    int64_t n = 0;
+    while (walk_next(plan, w, s)) ++n;
+    most = n > most ? n : most;
+  }
+  return most;
+}
+
+LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
+  using Cfg = KernelConfig;
+  if (plan.tile.m != Cfg::kTileM || plan.tile.n != Cfg::kTileN || plan.tile.k != Cfg::kTileK) {
+    throw std::invalid_argument("plan tile " + num(plan.tile.m) + "x" + num(plan.tile.n) + "x" +
+                                num(plan.tile.k) + " does not match the kernel's " +
+                                num(Cfg::kTileM) + "x" + num(Cfg::kTileN) + "x" + num(Cfg::kTileK));
+  }
+  constexpr int64_t kMaxDim = 2147483647;  // the kernel indexes M, N, K as int32
+  if (plan.problem.m > kMaxDim || plan.problem.n > kMaxDim || plan.problem.k > kMaxDim) {
+    throw std::invalid_argument("problem dimension exceeds 2^31-1");
+  }
+  if (facts.partition_sms < 1 || facts.ctas_per_sm < 1) {
+    throw std::invalid_argument("kernel cannot be resident: " + num(facts.partition_sms) +
+                                " SMs x " + num(facts.ctas_per_sm) + " CTAs per SM");
+  }
+  if (plan.grid < 1) throw std::invalid_argument("plan has an empty grid");
+  if (plan.grid > facts.max_grid_x || reduction_grid(plan) > facts.max_grid_x) {
+    throw std::invalid_argument("grid of " + num(plan.grid) + " CTAs exceeds the device limit " +
+                                num(facts.max_grid_x));
+  }
+  LaunchShape r;
+  r.resident_ctas = facts.partition_sms * facts.ctas_per_sm;
+  if (plan.persistent && plan.grid > r.resident_ctas) {
+    throw std::invalid_argument("persistent grid of " + num(plan.grid) +
+                                " CTAs is not co-resident: at most " + num(facts.ctas_per_sm) +
+                                " CTA(s)/SM x " + num(facts.partition_sms) +
+                                " SMs; refusing to launch (its CTAs wait on each other)");
+  }
+  r.grid = plan.grid;
+  r.reduction_grid = reduction_grid(plan);
+  r.workspace_bytes = plan.workspace_slots * Cfg::kSlotFloats * kFloatBytes;
+  r.flag_bytes = plan.workspace_slots * kFlagBytes;
+  r.max_segments = max_segments_per_cta(plan);
+  return r;
+}
+
+}  // namespace lw::cuda

@@ -1,0 +1,39 @@
+// Host-only launch logic of the GEMM kernels, free of CUDA calls so CI can test it: checks a Plan
+// against the kernel's tile and the partition's co-residency limit, and sizes grid, workspace,
+// flags and trace buffers. The CUDA launcher (gemm.hpp) feeds it occupancy and SM counts.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/decomp/walk.hpp"
+
+namespace lw::cuda {
+
+// What the launcher knows about the device part it launches on.
+struct DeviceFacts {
+  int64_t partition_sms = 0;  // SMs of the partition (green context), not the device attribute
+  int64_t ctas_per_sm = 0;    // cudaOccupancyMaxActiveBlocksPerMultiprocessor of the kernel
+  int64_t max_grid_x = 2147483647;  // cudaDevAttrMaxGridDimX
+};
+
+struct LaunchShape {
+  int64_t grid = 0;            // main launch CTAs
+  int64_t reduction_grid = 0;  // separate-reduction launch CTAs (0 = none)
+  int64_t workspace_bytes = 0;
+  int64_t flag_bytes = 0;
+  int64_t max_segments = 0;   // most segments any CTA of the main launch walks (trace rows)
+  int64_t resident_ctas = 0;  // partition_sms * ctas_per_sm
+};
+
+// Checks that `plan` can run on the kernel and device part; throws std::invalid_argument with a
+// one-line reason otherwise (wrong tile, empty or oversized grid, persistent grid that is not
+// co-resident: its CTAs wait on each other, so launching it could deadlock).
+LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts);
+
+// Segments of each CTA of the main launch, in execution order (the host side of the walk).
+std::vector<std::vector<Segment>> host_walk(const Plan& plan);
+
+// Most segments of any CTA in the main launch.
+int64_t max_segments_per_cta(const Plan& plan);
+
+}  // namespace lw::cuda

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs the CUDA GEMM's GPU suite, compute-sanitizer checks and a default benchmark on an
+# H100/H200 from prebuilt binaries (built without a GPU: bazel build //cuda/bench:lastwave-bench
+# //tests/cuda:gpu_suite). Usage: cuda/run_on_gpu.sh [BIN_DIR] [OUT_DIR] [suite|sanitize|bench|all]
+set -uo pipefail
+
+BIN=${1:-bazel-bin}
+OUT=${2:-gpu-out}
+WHAT=${3:-all}
+mkdir -p "$OUT"
+SUITE=$(ls "$BIN"/gpu_suite "$BIN"/tests/cuda/gpu_suite 2>/dev/null | head -1)
+BENCH=$(ls "$BIN"/lastwave-bench "$BIN"/cuda/bench/lastwave-bench 2>/dev/null | head -1)
+SANITIZER=${SANITIZER:-compute-sanitizer}
+SANITIZE_TIMEOUT_S=${SANITIZE_TIMEOUT_S:-240}
+status=0
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu \
+  --format=csv | tee "$OUT/card.txt"
+
+if [[ $WHAT == all || $WHAT == suite ]]; then
+  echo "== GPU suite" | tee "$OUT/gpu-suite-log.txt"
+  "$SUITE" --success=false 2>&1 | tee -a "$OUT/gpu-suite-log.txt" || status=1
+fi
+
+if [[ $WHAT == all || $WHAT == sanitize ]]; then
+  for tool in memcheck racecheck; do
+    echo "== compute-sanitizer --tool $tool (small problem, every decomposition)" |
+      tee -a "$OUT/gpu-suite-log.txt"
+    timeout "$SANITIZE_TIMEOUT_S" "$SANITIZER" --tool "$tool" --error-exitcode 9 \
+      "$SUITE" -tc="sanitize*" 2>&1 | tail -n 20 | tee -a "$OUT/gpu-suite-log.txt"
+    rc=${PIPESTATUS[0]}
+    echo "compute-sanitizer $tool exit code: $rc" | tee -a "$OUT/gpu-suite-log.txt"
+    [[ $rc -eq 0 ]] || status=1
+  done
+fi
+
+if [[ $WHAT == all || $WHAT == bench ]]; then
+  echo "== default benchmark"
+  "$BENCH" --m 1536 --n 1536 --k 4096 \
+    --decomposition dp,dp-persistent,splitk:2,splitk:4,splitk-sep:2,streamk,cutlass,two-tile \
+    --sms 132,64 --reps 20 --out "$OUT/bench-default.csv" || status=1
+  column -s, -t <"$OUT/bench-default.csv" | cut -c1-200 || true
+fi
+exit $status

@@ -1,0 +1,213 @@
+// GPU suite (needs an H100/H200; tagged gpu/manual): every decomposition x reduction on ragged
+// shapes vs FP64, determinism, atomic drift, traced walk == host walk, co-residency refusal, and a
+// small case per decomposition for compute-sanitizer.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda/bench/device_util.hpp"
+#include "cuda/bench/host_ref.hpp"
+#include "cuda/gemm.hpp"
+#include "cuda/kernel/config.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+
+using namespace lw;
+using lw::cuda::check_cuda;
+
+namespace {
+
+constexpr double kBf16Tolerance = 1e-2;  // rel. Frobenius error of bf16 outputs vs FP64
+constexpr double kF32Tolerance = 1e-4;   // fp32 outputs (fp32 accumulation-order differences)
+constexpr int kDeterminismRuns = 10;
+constexpr int kSmallSms = 8;  // plans built for few SMs: several segments per CTA
+
+const TileShape kTile{cuda::KernelConfig::kTileM, cuda::KernelConfig::kTileN,
+                      cuda::KernelConfig::kTileK};
+
+const std::vector<std::string>& schedules() {
+  static const std::vector<std::string> s = {"dp",           "dp-persistent",   "splitk:2",
+                                             "splitk:3",     "splitk:4",        "splitk-sep:3",
+                                             "streamk",      "streamk:5",       "cutlass",
+                                             "cutlass-dp",   "cutlass-streamk", "cutlass-splitk:3",
+                                             "cutlass-seed", "two-tile"};
+  return s;
+}
+
+int64_t sms_of_device() {
+  int n = 0;
+  check_cuda(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0), "SM count");
+  return n;
+}
+
+const char* red_name(Reduction r) { return r == Reduction::Atomic ? "atomic" : "deterministic"; }
+
+// Inputs of one shape on the device plus host copies and the FP64 reference.
+struct Case {
+  Problem p;
+  __nv_bfloat16 *a = nullptr, *b = nullptr;
+  void* c = nullptr;  // room for fp32 output
+  std::vector<double> ref;
+  explicit Case(Problem pr, bool with_ref = true) : p(pr) {
+    check_cuda(cudaMalloc(&a, p.m * p.k * 2), "a");
+    check_cuda(cudaMalloc(&b, p.n * p.k * 2), "b");
+    check_cuda(cudaMalloc(&c, p.m * p.n * 4), "c");
+    bench::fill_random(a, p.m * p.k, 11 + p.m, nullptr);
+    bench::fill_random(b, p.n * p.k, 23 + p.n, nullptr);
+    if (with_ref)
+      ref = bench::reference_gemm(host16(a, p.m * p.k), host16(b, p.n * p.k), p.m, p.n, p.k);
+  }
+  ~Case() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+  }
+  static std::vector<uint16_t> host16(const void* d, int64_t n) {
+    std::vector<uint16_t> h(static_cast<size_t>(n));
+    check_cuda(cudaMemcpy(h.data(), d, h.size() * 2, cudaMemcpyDeviceToHost), "copy");
+    return h;
+  }
+  // Poisons C, runs the plan, returns the relative error vs FP64 (NaN if anything unwritten).
+  double run(const Plan& plan, cuda::OutType out) {
+    const int bytes = out == cuda::OutType::BF16 ? 2 : 4;
+    bench::poison(c, p.m * p.n, bytes, nullptr);
+    cuda::GemmLauncher g(plan, sms_of_device(), out, false);
+    g.launch(cuda::Operands{a, b, c}, nullptr);
+    check_cuda(cudaDeviceSynchronize(), "run");
+    if (out == cuda::OutType::BF16) return bench::rel_frobenius_bf16(host16(c, p.m * p.n), ref);
+    std::vector<float> h(static_cast<size_t>(p.m * p.n));
+    check_cuda(cudaMemcpy(h.data(), c, h.size() * 4, cudaMemcpyDeviceToHost), "copy");
+    return bench::rel_frobenius_f32(h, ref);
+  }
+};
+
+Planned make(const std::string& name, const Problem& p, int64_t sms, Reduction r) {
+  return plan_schedule(name, p, kTile, GpuShape{sms, 1}, r);
+}
+
+}  // namespace
+
+TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
+  const std::vector<Problem> shapes = {
+      {1, 1, 1},        {1, 300, 1000},  {127, 129, 63},   {200, 300, 1000}, {300, 170, 1001},
+      {256, 256, 2048}, {33, 1000, 520}, {640, 384, 3000}, {1, 4096, 4096},  {129, 257, 40}};
+  int checked = 0;
+  for (const Problem& p : shapes) {
+    Case cs(p);
+    for (const auto& name : schedules())
+      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
+        for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}}) {
+          const Plan plan = make(name, p, sms, red).plan;
+          CAPTURE(p.m);
+          CAPTURE(p.n);
+          CAPTURE(p.k);
+          CAPTURE(name);
+          CAPTURE(red_name(red));
+          CAPTURE(sms);
+          const double e = cs.run(plan, cuda::OutType::BF16);
+          CHECK(e < kBf16Tolerance);
+          ++checked;
+          if (sms == kSmallSms) {
+            CHECK(cs.run(plan, cuda::OutType::F32) < kF32Tolerance);
+            ++checked;
+          }
+        }
+  }
+  MESSAGE("configurations checked against FP64: " << checked);
+}
+
+TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays within tolerance") {
+  const Problem p{1000, 1100, 4100};
+  Case cs(p);
+  for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
+    for (const auto& name : schedules()) {
+      const Plan plan = make(name, p, sms_of_device(), red).plan;
+      cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false);
+      __nv_bfloat16* first = nullptr;
+      check_cuda(cudaMalloc(&first, p.m * p.n * 2), "first");
+      int64_t max_differ = 0;
+      for (int run = 0; run < kDeterminismRuns; ++run) {
+        bench::poison(cs.c, p.m * p.n, 2, nullptr);
+        g.launch(cuda::Operands{cs.a, cs.b, run == 0 ? first : cs.c}, nullptr);
+        if (run == 0) continue;
+        const auto cmp = bench::compare(cs.c, first, p.m * p.n, 2, nullptr);
+        CHECK(cmp.nonfinite == 0);
+        max_differ = std::max(max_differ, cmp.bits_differ);
+      }
+      CAPTURE(name);
+      CAPTURE(red_name(red));
+      const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
+      CHECK(e < kBf16Tolerance);
+      if (red == Reduction::Deterministic) CHECK(max_differ == 0);
+      MESSAGE(name << " " << red_name(red) << ": rel err " << e
+                   << ", max outputs differing from run 0 over " << kDeterminismRuns
+                   << " runs: " << max_differ << " of " << p.m * p.n);
+      cudaFree(first);
+    }
+}
+
+TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced bit for bit") {
+  for (const Problem& p : {Problem{700, 900, 3000}, Problem{130, 260, 520}})
+    for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}}) {
+      Case cs(p, false);
+      __nv_bfloat16* plain = nullptr;
+      check_cuda(cudaMalloc(&plain, p.m * p.n * 2), "plain");
+      for (const auto& name : schedules()) {
+        const Plan plan = make(name, p, sms, Reduction::Deterministic).plan;
+        CAPTURE(name);
+        CAPTURE(sms);
+        cuda::GemmLauncher untraced(plan, sms_of_device(), cuda::OutType::BF16, false);
+        cuda::GemmLauncher traced(plan, sms_of_device(), cuda::OutType::BF16, true);
+        untraced.launch(cuda::Operands{cs.a, cs.b, plain}, nullptr);
+        bench::poison(cs.c, p.m * p.n, 2, nullptr);
+        traced.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
+        const cuda::TraceResult t = traced.read_trace(nullptr);
+        CHECK(bench::compare(cs.c, plain, p.m * p.n, 2, nullptr).bits_differ == 0);
+        const auto walk = cuda::host_walk(plan);
+        bool same = true;
+        for (int64_t c = 0; c < plan.grid; ++c) {
+          const auto& w = walk[static_cast<size_t>(c)];
+          same = same && t.ctas[static_cast<size_t>(c)].segments == static_cast<int32_t>(w.size());
+          for (size_t i = 0; same && i < w.size(); ++i) {
+            const auto& r = t.segments[static_cast<size_t>(c * t.max_segments) + i];
+            same = r.tile == w[i].tile && r.k_begin == w[i].k_begin && r.k_end == w[i].k_end &&
+                   r.work_id == w[i].work_id && r.t_end >= r.t_start;
+          }
+        }
+        for (int64_t r = 0; r < reduction_grid(plan); ++r) {
+          const auto s = reduction_segment(plan, r);
+          same = same && t.reduction_segments[static_cast<size_t>(r)].tile == s.tile &&
+                 t.reduction_ctas[static_cast<size_t>(r)].segments == 1;
+        }
+        CHECK(same);
+      }
+      cudaFree(plain);
+    }
+}
+
+TEST_CASE("a persistent grid larger than the co-resident CTAs is refused") {
+  const Problem p{512, 512, 4096};
+  const int64_t sms = sms_of_device();
+  const Plan plan =
+      plan_stream_k(p, kTile, GpuShape{sms, 1}, 4 * sms, Reduction::Deterministic).plan;
+  CHECK_THROWS_AS(cuda::GemmLauncher(plan, sms, cuda::OutType::BF16, false), std::invalid_argument);
+  const Plan small = make("streamk", p, kSmallSms, Reduction::Deterministic).plan;
+  CHECK_THROWS_AS(
+      cuda::GemmLauncher(
+          make("dp-persistent", Problem{4096, 4096, 64}, sms * 2, Reduction::Deterministic).plan,
+          sms, cuda::OutType::BF16, false),
+      std::invalid_argument);
+  CHECK_NOTHROW(cuda::GemmLauncher(small, kSmallSms, cuda::OutType::BF16, false));
+}
+
+TEST_CASE("sanitize: one small ragged problem per decomposition") {
+  for (const Problem& p : {Problem{200, 136, 300}, Problem{70, 130, 203}}) {
+    Case cs(p);
+    for (const auto& name : schedules())
+      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic}) {
+        CAPTURE(name);
+        CAPTURE(red_name(red));
+        CHECK(cs.run(make(name, p, kSmallSms, red).plan, cuda::OutType::BF16) < kBf16Tolerance);
+      }
+  }
+}

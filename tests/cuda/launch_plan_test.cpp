@@ -1,0 +1,93 @@
+// Host-only tests of the CUDA launch logic (no GPU): grid sizing, workspace and flag sizes,
+// trace sizing from the host walk, tile mismatch and co-residency refusal.
+#include "cuda/launch_plan.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "cuda/kernel/config.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+
+using namespace lw;
+using lw::cuda::DeviceFacts;
+using lw::cuda::KernelConfig;
+using lw::cuda::plan_launch;
+
+namespace {
+const TileShape kTile{KernelConfig::kTileM, KernelConfig::kTileN, KernelConfig::kTileK};
+constexpr int64_t kSms = 132;
+constexpr int64_t kSlotBytes = int64_t{KernelConfig::kTileM} * KernelConfig::kTileN * 4;
+
+DeviceFacts facts(int64_t sms, int64_t per_sm) {
+  DeviceFacts f;
+  f.partition_sms = sms;
+  f.ctas_per_sm = per_sm;
+  return f;
+}
+Plan plan(const std::string& name, Problem p, int64_t sms = kSms,
+          Reduction r = Reduction::Deterministic) {
+  return plan_schedule(name, p, kTile, GpuShape{sms, 1}, r).plan;
+}
+}  // namespace
+
+TEST_CASE("data-parallel: one CTA per tile, no workspace, one segment per CTA") {
+  const auto s = plan_launch(plan("dp", {1000, 1000, 1000}), facts(kSms, 1));
+  CHECK(s.grid == 64);  // 8 x 8 tiles
+  CHECK(s.reduction_grid == 0);
+  CHECK(s.workspace_bytes == 0);
+  CHECK(s.flag_bytes == 0);
+  CHECK(s.max_segments == 1);
+}
+
+TEST_CASE("split-K sizes: in-kernel slots, atomic in place, separate reduction") {
+  const Problem p{256, 256, 4096};  // 4 tiles, 64 k-tiles
+  auto det = plan_launch(plan("splitk:4", p), facts(kSms, 1));
+  CHECK(det.grid == 16);
+  CHECK(det.workspace_bytes == 4 * 3 * kSlotBytes);
+  CHECK(det.flag_bytes == 4 * 3 * 4);
+  auto atom = plan_launch(plan("splitk:4", p, kSms, Reduction::Atomic), facts(kSms, 1));
+  CHECK(atom.workspace_bytes == 4 * kSlotBytes);
+  auto sep = plan_launch(plan("splitk-sep:4", p), facts(kSms, 1));
+  CHECK(sep.reduction_grid == 4);
+  CHECK(sep.workspace_bytes == 4 * 4 * kSlotBytes);
+}
+
+TEST_CASE("persistent plans must be co-resident on the partition") {
+  const Problem p{4096, 4096, 4096};
+  const Plan sk = plan("streamk", p, kSms);
+  CHECK(plan_launch(sk, facts(kSms, 1)).grid == kSms);
+  CHECK_THROWS_AS(plan_launch(sk, facts(64, 1)), std::invalid_argument);    // 132 CTAs on 64 SMs
+  CHECK(plan_launch(sk, facts(66, 2)).grid == kSms);                        // 2 per SM fit
+  CHECK_THROWS_AS(plan_launch(sk, facts(kSms, 0)), std::invalid_argument);  // kernel can't fit
+  // Non-persistent grids wait only on lower CTA ids and may exceed residency.
+  CHECK(plan_launch(plan("splitk:4", p), facts(8, 1)).grid == 4096);
+}
+
+TEST_CASE("a plan for another tile shape is refused") {
+  const Plan other = plan_schedule("dp", {512, 512, 512}, TileShape{128, 256, 64}, GpuShape{},
+                                   Reduction::Deterministic)
+                         .plan;
+  CHECK_THROWS_AS(plan_launch(other, facts(kSms, 1)), std::invalid_argument);
+}
+
+TEST_CASE("trace rows come from the host walk: Stream-K CTAs span several segments") {
+  const Problem p{1536, 1536, 4096};  // 144 tiles x 64 k-tiles over 132 units
+  const Plan sk = plan("streamk", p);
+  const auto walk = cuda::host_walk(sk);
+  CHECK(walk.size() == static_cast<size_t>(sk.grid));
+  int64_t iters = 0;
+  for (const auto& cta : walk)
+    for (const auto& s : cta) iters += s.k_end - s.k_begin;
+  CHECK(iters == sk.tiles * sk.k_tiles);
+  // ~69.8 k-tiles per unit: a unit can touch the tail of one tile, a whole one and the head of a
+  // third.
+  CHECK(cuda::max_segments_per_cta(sk) == 3);
+  CHECK(plan_launch(sk, facts(kSms, 1)).max_segments == 3);
+}
+
+TEST_CASE("grids beyond the device's x-dimension limit are refused") {
+  DeviceFacts f = facts(kSms, 1);
+  f.max_grid_x = 10;
+  CHECK_THROWS_AS(plan_launch(plan("dp", {2048, 2048, 64}), f), std::invalid_argument);
+}
