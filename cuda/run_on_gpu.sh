@@ -10,7 +10,7 @@ WHAT=${3:-all}
 mkdir -p "$OUT"
 SUITE=$(ls "$BIN"/gpu_suite "$BIN"/tests/cuda/gpu_suite 2>/dev/null | head -1)
 BENCH=$(ls "$BIN"/lastwave-bench "$BIN"/cuda/bench/lastwave-bench 2>/dev/null | head -1)
-SANITIZER=${SANITIZER:-compute-sanitizer}
+SANITIZER=${SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 SANITIZE_TIMEOUT_S=${SANITIZE_TIMEOUT_S:-240}
 status=0
 

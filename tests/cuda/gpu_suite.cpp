@@ -139,7 +139,7 @@ TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays wi
       const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
       CHECK(e < kBf16Tolerance);
       if (red == Reduction::Deterministic) CHECK(max_differ == 0);
-      MESSAGE(name << " " << red_name(red) << ": rel err " << e
+      MESSAGE(name << " " << std::string(red_name(red)) << ": rel err " << e
                    << ", max outputs differing from run 0 over " << kDeterminismRuns
                    << " runs: " << max_differ << " of " << p.m * p.n);
       cudaFree(first);
