@@ -6,15 +6,18 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "sim/util/atomic_file.hpp"
-
+#include "models/calibrated/calibrated_model.hpp"
+#include "models/roofline/roofline_model.hpp"
 #include "models/unit/unit_model.hpp"
+#include "sim/util/atomic_file.hpp"
 
 namespace lw {
 
 const std::vector<ModelInfo>& model_registry() {
   static const std::vector<ModelInfo> registry = {
       unit_model_info(),
+      roofline_model_info(),
+      calibrated_model_info(),
   };
   return registry;
 }

@@ -103,7 +103,10 @@ void Simulator::launch(int32_t which, double t) {
   const double start = t + model_->launch_overhead(*plan_);
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain.
   const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
-  for (int64_t i = 0; i < resident; ++i) dispatch(next_to_dispatch_++, i % opt_.sms, start);
+  // A CTA without work exits at once and its slot takes the next CTA, so stop at the grid's end.
+  for (int64_t i = 0; i < resident && next_to_dispatch_ < launch_grid_; ++i) {
+    dispatch(next_to_dispatch_++, i % opt_.sms, start);
+  }
 }
 
 void Simulator::dispatch(int64_t cta, int64_t sm, double t) {

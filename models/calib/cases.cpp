@@ -1,0 +1,61 @@
+// Planning measurements into fit cases and simulating them on all cores.
+#include "models/calib/cases.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+
+#include "sim/decomp/planners/schedule.hpp"
+#include "sim/gpu/simulator.hpp"
+
+namespace lw {
+
+std::vector<FitCase> build_cases(const std::vector<Measurement>& ms, const TileShape& tile,
+                                 int64_t ctas_per_sm) {
+  std::vector<FitCase> cases;
+  cases.reserve(ms.size());
+  for (const auto& m : ms) {
+    const std::string where = m.file + ":" + std::to_string(m.line);
+    FitCase c;
+    c.m = &m;
+    c.ctas_per_sm = ctas_per_sm;
+    try {
+      c.plan = plan_schedule(m.schedule, m.problem, tile, GpuShape{m.sms, ctas_per_sm},
+                             parse_reduction(m.reduction))
+                   .plan;
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(where + ": " + e.what());
+    }
+    if (m.grid != c.plan.grid) {
+      throw std::invalid_argument(where + ": measured grid " + std::to_string(m.grid) +
+                                  " differs from the simulator's plan grid " +
+                                  std::to_string(c.plan.grid) + " for " + m.schedule);
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<double> simulate_cases(const CostModel& model, const std::vector<FitCase>& cases) {
+  std::vector<double> out(cases.size());
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), cases.size()));
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      Simulator sim;
+      for (size_t i = w; i < cases.size(); i += workers) {
+        SimOptions opt;
+        opt.sms = cases[i].m->sms;
+        opt.ctas_per_sm = cases[i].ctas_per_sm;
+        const SimResult& r = sim.run(cases[i].plan, model, opt);
+        out[i] = r.deadlock ? std::numeric_limits<double>::infinity() : r.makespan;
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  return out;
+}
+
+}  // namespace lw

@@ -1,0 +1,194 @@
+// Trace-derived start values and the Eigen Levenberg-Marquardt fit of the `calibrated` model.
+#include "models/calib/fit.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <unsupported/Eigen/LevenbergMarquardt>
+
+#include "models/calibrated/calibrated_model.hpp"
+
+namespace lw {
+
+namespace {
+
+// Start split of the traced per-iteration time between its base and its contention term.
+constexpr double kStartContentionShare = 0.5;
+// Log-space parameters are clamped to start * exp(+-kMaxLogStep) so a flat direction cannot run
+// off.
+constexpr double kMaxLogStep = 12.0;
+// Central-difference step in log space for the Jacobian.
+constexpr double kLogStep = 2e-3;
+// Parameters are kept at least this large (us) so log space is defined.
+constexpr double kMinParamUs = 1e-4;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// Residuals r_i = sim_i / measured_i - 1 of the free parameters x (log of value / start).
+struct MakespanFunctor : Eigen::DenseFunctor<double> {
+  MakespanFunctor(const std::vector<FitCase>& cases, const GpuSpec& gpu, const ParamValues& start,
+                  const std::vector<std::string>& free)
+      : Eigen::DenseFunctor<double>(static_cast<int>(free.size()), static_cast<int>(cases.size())),
+        cases_(cases),
+        gpu_(gpu),
+        start_(start),
+        free_(free) {}
+
+  ParamValues params_at(const InputType& x) const {
+    ParamValues p = start_;
+    for (size_t i = 0; i < free_.size(); ++i) {
+      const double step = std::clamp(x[static_cast<Eigen::Index>(i)], -kMaxLogStep, kMaxLogStep);
+      p[free_[i]] = start_.at(free_[i]) * std::exp(step);
+    }
+    return p;
+  }
+
+  void residuals(const InputType& x, ValueType& fvec) const {
+    const auto model = make_model("calibrated", params_at(x), gpu_);
+    const auto sim = simulate_cases(*model, cases_);
+    fvec.resize(static_cast<Eigen::Index>(cases_.size()));
+    for (size_t i = 0; i < cases_.size(); ++i) {
+      const double r = sim[i] / cases_[i].m->median_us - 1.0;
+      fvec[static_cast<Eigen::Index>(i)] = std::isfinite(r) ? r : 1.0;
+    }
+  }
+
+  int operator()(const InputType& x, ValueType& fvec) const {
+    residuals(x, fvec);
+    ++evaluations;
+    return 0;
+  }
+
+  int df(const InputType& x, JacobianType& fjac) const {
+    fjac.resize(values(), inputs());
+    ValueType plus, minus;
+    for (int j = 0; j < inputs(); ++j) {
+      InputType xp = x, xm = x;
+      xp[j] += kLogStep;
+      xm[j] -= kLogStep;
+      residuals(xp, plus);
+      residuals(xm, minus);
+      fjac.col(j) = (plus - minus) / (2 * kLogStep);
+    }
+    return 0;
+  }
+
+  const std::vector<FitCase>& cases_;
+  const GpuSpec& gpu_;
+  ParamValues start_;
+  std::vector<std::string> free_;
+  mutable int evaluations = 0;
+};
+
+const char* lm_status(Eigen::LevenbergMarquardtSpace::Status s) {
+  using namespace Eigen::LevenbergMarquardtSpace;
+  switch (s) {
+    case RelativeReductionTooSmall:
+      return "converged (relative reduction small)";
+    case RelativeErrorTooSmall:
+      return "converged (relative step small)";
+    case RelativeErrorAndReductionTooSmall:
+      return "converged (step and reduction small)";
+    case CosinusTooSmall:
+      return "converged (gradient orthogonal)";
+    case TooManyFunctionEvaluation:
+      return "stopped at the evaluation limit";
+    default:
+      return "stopped (tolerance)";
+  }
+}
+
+}  // namespace
+
+ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base) {
+  ParamValues p = base;
+  std::vector<double> stores, loads, accumulates, epilogues;
+  std::vector<std::pair<double, double>> macs;  // (iterations, us)
+  int64_t sms = 0;
+  for (const auto& t : traces) {
+    if (t.meta.time_unit != "us") continue;
+    sms = std::max(sms, t.meta.sms);
+    for (const auto& ph : t.phases) {
+      if (ph.name == "mac" && ph.k_end > ph.k_begin) {
+        macs.emplace_back(static_cast<double>(ph.k_end - ph.k_begin), ph.dur);
+      } else if (ph.name == "store") {
+        stores.push_back(ph.dur);
+      } else if (ph.name == "reduce") {
+        (ph.role == "accumulate" ? accumulates : loads).push_back(ph.dur);
+      } else if (ph.name == "epilogue") {
+        epilogues.push_back(ph.dur);
+      }
+    }
+  }
+  auto set = [&](const char* name, const std::vector<double>& v) {
+    const double med = median(v);
+    if (!v.empty() && med > 0) p[name] = std::max(med, kMinParamUs);
+  };
+  set("store_us", stores);
+  set("load_us", loads);
+  set("accumulate_us", accumulates);
+  set("epilogue_us", epilogues);
+  if (macs.size() >= 2 && sms > 0) {
+    Eigen::MatrixXd a(static_cast<Eigen::Index>(macs.size()), 2);
+    Eigen::VectorXd b(static_cast<Eigen::Index>(macs.size()));
+    for (size_t i = 0; i < macs.size(); ++i) {
+      a(static_cast<Eigen::Index>(i), 0) = 1.0;
+      a(static_cast<Eigen::Index>(i), 1) = macs[i].first;
+      b[static_cast<Eigen::Index>(i)] = macs[i].second;
+    }
+    const Eigen::Vector2d coef = a.colPivHouseholderQr().solve(b);
+    if (coef[1] > 0) {
+      p["segment_us"] = std::max(coef[0], kMinParamUs);
+      p["iter_us"] = coef[1] * (1 - kStartContentionShare);
+      p["iter_per_busy_sm_us"] = coef[1] * kStartContentionShare / static_cast<double>(sms);
+    }
+  }
+  return p;
+}
+
+FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
+                         const ParamValues& start_in, bool scale_start, const FitOptions& options) {
+  const ModelInfo& info = calibrated_model_info();
+  ParamValues start = resolve_params(info, start_in);
+  for (auto& [name, v] : start) v = std::max(v, kMinParamUs);
+  if (scale_start) {
+    const auto model = make_model("calibrated", start, gpu);
+    const auto sim = simulate_cases(*model, cases);
+    std::vector<double> ratio;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      if (std::isfinite(sim[i]) && sim[i] > 0) ratio.push_back(cases[i].m->median_us / sim[i]);
+    }
+    const double s = median(ratio);
+    if (s > 0) {
+      for (auto& [name, v] : start) v *= s;
+    }
+  }
+  std::vector<std::string> free;
+  for (const auto& p : info.params) {
+    if (std::find(options.fixed.begin(), options.fixed.end(), p.name) == options.fixed.end()) {
+      free.push_back(p.name);
+    }
+  }
+  MakespanFunctor f(cases, gpu, start, free);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(free.size()));
+  Eigen::LevenbergMarquardt<MakespanFunctor> lm(f);
+  lm.setMaxfev(options.max_evaluations);
+  const auto status = lm.minimize(x);
+  FitResult r;
+  r.start = start;
+  r.params = f.params_at(x);
+  r.evaluations = f.evaluations;
+  r.status = lm_status(status);
+  Eigen::VectorXd fvec;
+  f.residuals(x, fvec);
+  r.train_rms_rel =
+      fvec.size() ? std::sqrt(fvec.squaredNorm() / static_cast<double>(fvec.size())) : 0;
+  return r;
+}
+
+}  // namespace lw

@@ -1,0 +1,37 @@
+// Fitting the `calibrated` model: start values from hardware traces (segment durations give the
+// per-iteration and fixup costs almost directly), then Levenberg-Marquardt (Eigen) on the
+// relative error of simulated vs measured makespan, parameters in log space (kept positive).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/calib/cases.hpp"
+#include "models/registry.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+#include "sim/trace/trace_read.hpp"
+
+namespace lw {
+
+struct FitOptions {
+  int max_evaluations = 40;        // LM function evaluations (each one sweep over the cases)
+  std::vector<std::string> fixed;  // parameter names held at their start values
+};
+
+struct FitResult {
+  ParamValues params;
+  ParamValues start;
+  int evaluations = 0;
+  std::string status;
+  double train_rms_rel = 0;  // root mean square of (sim - measured) / measured
+};
+
+// Start values from hardware traces (median phase durations, per-iteration slope); parameters the
+// traces do not show keep `base`.
+ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base);
+
+// Fits the `calibrated` model to `cases`. When `scale_start` is set, all start values are first
+// multiplied by the median measured / simulated ratio (used when there are no traces).
+FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
+                         const ParamValues& start, bool scale_start, const FitOptions& options);
+
+}  // namespace lw

@@ -1,0 +1,90 @@
+// `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it),
+// plus a fixed cost per segment; fixup, epilogue, flag, prologue and launch are fitted constants.
+// busy_sms is taken at the action's start (the event engine's processor-sharing approximation).
+#include "models/calibrated/calibrated_model.hpp"
+
+#include <algorithm>
+
+#include "models/roofline/traffic.hpp"
+
+namespace lw {
+
+namespace {
+
+class CalibratedModel final : public CostModel {
+ public:
+  CalibratedModel(const ParamValues& v, const GpuSpec& gpu)
+      : iter_(v.at("iter_us")),
+        per_busy_(v.at("iter_per_busy_sm_us")),
+        miss_per_busy_(v.at("iter_miss_per_busy_sm_us")),
+        segment_(v.at("segment_us")),
+        epilogue_(v.at("epilogue_us")),
+        store_(v.at("store_us")),
+        load_(v.at("load_us")),
+        accumulate_(v.at("accumulate_us")),
+        flag_(v.at("flag_us")),
+        prologue_(v.at("prologue_us")),
+        launch_(v.at("launch_us")),
+        l2_mib_(gpu.l2_mib) {}
+
+  double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
+    const int64_t iters = segment_iters(s);
+    if (iters == 0) return 0.0;
+    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
+    const double miss = traffic::dram_fraction(p, l2_mib_);
+    const double per_iter = iter_ + busy * (per_busy_ + miss * miss_per_busy_);
+    return segment_ + static_cast<double>(iters) * per_iter;
+  }
+  double epilogue(const Plan&, const Segment&, const CostContext&) const override {
+    return epilogue_;
+  }
+  double partial_store(const Plan&, const Segment&, const CostContext&) const override {
+    return store_;
+  }
+  double partial_load(const Plan&, const Segment&, const CostContext&) const override {
+    return load_;
+  }
+  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
+    return accumulate_;
+  }
+  double flag_latency(const Plan&) const override { return flag_; }
+  double cta_prologue(const Plan&) const override { return prologue_; }
+  double launch_overhead(const Plan&) const override { return launch_; }
+  std::string time_unit() const override { return "us"; }
+
+ private:
+  double iter_, per_busy_, miss_per_busy_, segment_, epilogue_, store_, load_, accumulate_, flag_,
+      prologue_, launch_, l2_mib_;
+};
+
+std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {
+  return std::make_unique<CalibratedModel>(v, gpu);
+}
+
+}  // namespace
+
+// Defaults are an H200 bf16 128x128x64 starting point for the fitter, not fitted values.
+ModelInfo calibrated_model_info() {
+  return ModelInfo{
+      "calibrated",
+      "fitted physical-time model (us); load a configs/models/*.json file written by calibrate",
+      {
+          {"iter_us", "us", 0.3, "MAC iteration of one tile with one SM busy"},
+          {"iter_per_busy_sm_us", "us", 0.002,
+           "added to each MAC iteration per busy SM (shared L2/DRAM bandwidth)"},
+          {"iter_miss_per_busy_sm_us", "us", 0.002,
+           "added per iteration per busy SM, times the modelled L2-miss fraction of operands"},
+          {"segment_us", "us", 0.2, "fixed cost of each segment's MAC loop (pipeline restart)"},
+          {"epilogue_us", "us", 1.0, "writing one finished output tile"},
+          {"store_us", "us", 1.0, "storing one fp32 partial tile to the workspace"},
+          {"load_us", "us", 1.0, "loading one fp32 partial tile and adding it"},
+          {"accumulate_us", "us", 2.0, "adding a tile into a workspace slot in place"},
+          {"flag_us", "us", 0.5, "delay before a spinning waiter sees a raised flag"},
+          {"prologue_us", "us", 1.0, "CTA start-up and pipeline fill before its first MMA"},
+          {"launch_us", "us", 4.0, "launch overhead of one kernel launch"},
+      },
+      &make_calibrated,
+  };
+}
+
+}  // namespace lw
