@@ -1,12 +1,94 @@
-// `lastwave calibrate`: fits a cost model to measured kernel runs (issue #4; not built yet).
-#include <stdexcept>
+// `lastwave calibrate`: fits the `calibrated` cost model to measured kernel runs and writes the
+// model file (configs/models/*.json) and the report (docs/CALIBRATION.md), both atomically.
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
 
+#include "models/calib/calibrate.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/common.hpp"
+#include "sim/util/atomic_file.hpp"
 
 namespace lw::cli {
 
-int cmd_calibrate(int, char**) {
-  throw std::runtime_error("calibrate is not available in this build yet");
+namespace {
+
+// `git rev-parse` of the source tree (the bazel-run workspace when known), or "unknown".
+std::string git_revision() {
+  const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+  const std::string cmd = std::string("git") + (ws ? std::string(" -C '") + ws + "'" : "") +
+                          " rev-parse --short=12 HEAD 2>/dev/null";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return "unknown";
+  std::array<char, 64> buf{};
+  std::string out;
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe)) out += buf.data();
+  pclose(pipe);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+int cmd_calibrate(int argc, char** argv) {
+  po::options_description desc("lastwave calibrate");
+  desc.add_options()("help,h", "show this help")(
+      "measurements", po::value<std::vector<std::string>>()->multitoken()->required(),
+      "measurement CSV files (lastwave-bench --out)")(
+      "traces", po::value<std::vector<std::string>>()->multitoken(),
+      "hardware trace JSON files (lastwave-bench --trace); give start values")(
+      "gpu", po::value<std::string>()->default_value("h200"), "GPU preset the kernels ran on")(
+      "tile", po::value<std::string>()->default_value("128x128x64"), "kernel CTA tile MxNxK")(
+      "out", po::value<std::string>()->required(), "model file to write (configs/models/*.json)")(
+      "report", po::value<std::string>(), "markdown report to write (docs/CALIBRATION.md)")(
+      "append", po::value<std::string>(), "markdown file appended to the report verbatim")(
+      "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
+      "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
+      "max-evaluations", po::value<int>()->default_value(40),
+      "Levenberg-Marquardt function evaluations per fit");
+  po::variables_map vm;
+  if (!parse_or_help(argc, argv, desc, vm,
+                     "lastwave calibrate --measurements FILES --gpu h200 --out MODEL.json "
+                     "[--report docs/CALIBRATION.md] [--holdout 0.25] [--seed S]")) {
+    return 0;
+  }
+  CalibrateOptions opt;
+  for (const auto& f : vm["measurements"].as<std::vector<std::string>>()) {
+    opt.measurements.push_back(f);
+  }
+  if (vm.count("traces")) opt.traces = vm["traces"].as<std::vector<std::string>>();
+  opt.gpu = vm["gpu"].as<std::string>();
+  opt.tile = parse_tile(vm["tile"].as<std::string>());
+  opt.holdout = vm["holdout"].as<double>();
+  opt.seed = vm["seed"].as<uint64_t>();
+  opt.max_evaluations = vm["max-evaluations"].as<int>();
+  opt.git_revision = git_revision();
+  opt.date = utc_now();
+  opt.command = "lastwave";
+  for (int i = 0; i < argc; ++i) opt.command += std::string(" ") + argv[i];
+  if (vm.count("append")) opt.appendix = read_file(user_path(vm["append"].as<std::string>()));
+  // Paths are recorded as given (relative to the repository when run from it); read via user_path.
+  CalibrateOptions resolved = opt;
+  for (auto& f : resolved.measurements) f = user_path(f);
+  for (auto& f : resolved.traces) f = user_path(f);
+  CalibrationResult r = run_calibration(resolved);
+  r.model_file["source_measurements"] = opt.measurements;
+  r.model_file["source_traces"] = opt.traces;
+  write_calibration(r, user_path(vm["out"].as<std::string>()),
+                    vm.count("report") ? user_path(vm["report"].as<std::string>()) : "");
+  std::cout << r.summary;
+  return 0;
 }
 
 }  // namespace lw::cli

@@ -1,0 +1,84 @@
+// Feature extraction and weighted least-squares fits of the baseline predictors.
+#include "models/calib/baselines.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <map>
+
+#include "models/registry.hpp"
+#include "sim/decomp/walk.hpp"
+
+namespace lw {
+
+std::vector<double> a1_features(const FitCase& c) {
+  const Plan& p = c.plan;
+  const int64_t resident = std::max<int64_t>(1, c.m->sms * c.ctas_per_sm);
+  std::vector<int64_t> slot_iters(static_cast<size_t>(std::min(resident, p.grid)) + 1, 0);
+  std::map<int64_t, int64_t> contributors;
+  for (int64_t cta = 0; cta < p.grid; ++cta) {
+    CtaWalk w;
+    walk_begin(p, cta, w);
+    Segment s;
+    while (walk_next(p, w, s)) {
+      slot_iters[static_cast<size_t>(cta % resident)] += segment_iters(s);
+      ++contributors[s.tile];
+    }
+  }
+  int64_t peers = 1;
+  for (const auto& [tile, n] : contributors) peers = std::max(peers, n);
+  const int64_t iters = *std::max_element(slot_iters.begin(), slot_iters.end());
+  return {1.0, peers > 1 ? 1.0 : 0.0, static_cast<double>(iters), static_cast<double>(peers - 1)};
+}
+
+std::vector<double> a1_features_fn(const FitCase& c, const GpuSpec&) { return a1_features(c); }
+
+std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& preset) {
+  const Plan& p = c.plan;
+  const int64_t sms = c.m->sms;
+  const GpuSpec gpu = sms == preset.sms ? preset : gpu_with_sms(sms, &preset);
+  const auto model = make_model("roofline", {}, gpu);
+  const int64_t resident = std::max<int64_t>(1, sms * c.ctas_per_sm);
+  const int64_t units = std::max<int64_t>(1, p.work_units);
+  const int64_t waves = ceil_div(units, resident);
+  const int64_t per_unit = ceil_div(p.tiles * p.k_tiles, units);
+  Segment one;
+  one.k_begin = 0;
+  one.k_end = 1;
+  const double t_iter = model->mac(p, one, CostContext{sms, std::min(sms, units)});
+  return {1.0, static_cast<double>(waves * per_unit) * t_iter};
+}
+
+LinearBaseline fit_baseline(const std::string& name, const std::vector<std::string>& terms,
+                            const std::vector<FitCase>& train, const GpuSpec& preset,
+                            FeatureFn features) {
+  const auto rows = static_cast<Eigen::Index>(train.size());
+  const auto cols = static_cast<Eigen::Index>(terms.size());
+  Eigen::MatrixXd a(rows, cols);
+  Eigen::VectorXd b(rows);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const FitCase& c = train[static_cast<size_t>(i)];
+    const auto f = features(c, preset);
+    const double w = 1.0 / c.m->median_us;  // relative error
+    for (Eigen::Index j = 0; j < cols; ++j) a(i, j) = f[static_cast<size_t>(j)] * w;
+    b[i] = 1.0;
+  }
+  const Eigen::VectorXd x = a.colPivHouseholderQr().solve(b);
+  LinearBaseline out{name, terms, {}};
+  for (Eigen::Index j = 0; j < cols; ++j) out.coef.push_back(x[j]);
+  return out;
+}
+
+std::vector<double> predict_baseline(const LinearBaseline& b, const std::vector<FitCase>& cases,
+                                     const GpuSpec& preset, FeatureFn features) {
+  std::vector<double> out;
+  out.reserve(cases.size());
+  for (const auto& c : cases) {
+    const auto f = features(c, preset);
+    double t = 0;
+    for (size_t j = 0; j < f.size(); ++j) t += b.coef[j] * f[j];
+    out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace lw

@@ -1,0 +1,42 @@
+// `lastwave calibrate` end to end: read and split the measurements, fit the `calibrated` model
+// and the baselines on the training split, evaluate on the held-out split (and across SM
+// counts), and render the model file and docs/CALIBRATION.md. Nothing is written until all of it
+// has succeeded, and then each file atomically.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/decomp/types.hpp"
+
+namespace lw {
+
+struct CalibrateOptions {
+  std::vector<std::string> measurements;  // CSV files
+  std::vector<std::string> traces;        // hardware traces (optional; start values)
+  std::string gpu = "h200";
+  TileShape tile;
+  double holdout = 0.25;
+  uint64_t seed = 1;
+  int max_evaluations = 40;
+  std::string command;       // how this run was invoked, for the report
+  std::string git_revision;  // recorded in the model file
+  std::string date;          // recorded in the model file (UTC, ISO 8601)
+  std::string appendix;      // markdown appended to the report verbatim
+};
+
+struct CalibrationResult {
+  nlohmann::json model_file;
+  std::string report;   // markdown
+  std::string summary;  // a few lines for the terminal
+};
+
+// Throws std::invalid_argument (one line, naming file:line where it applies) on bad input.
+CalibrationResult run_calibration(const CalibrateOptions& options);
+
+// Writes the model file and (when `report_path` is non-empty) the report, each atomically.
+void write_calibration(const CalibrationResult& r, const std::string& model_path,
+                       const std::string& report_path);
+
+}  // namespace lw
