@@ -10,8 +10,8 @@
 namespace lw {
 
 struct CostContext {
-  int64_t sms = 0;        // SMs of the (partition of the) GPU
-  int64_t busy_sms = 0;   // SMs executing (not idle, not only waiting) when the action starts
+  int64_t sms = 0;       // SMs of the (partition of the) GPU
+  int64_t busy_sms = 0;  // SMs executing (not idle, not only waiting) when the action starts
 };
 
 class CostModel {

@@ -53,6 +53,7 @@ int cmd_calibrate(int argc, char** argv) {
       "out", po::value<std::string>()->required(), "model file to write (configs/models/*.json)")(
       "report", po::value<std::string>(), "markdown report to write (docs/CALIBRATION.md)")(
       "append", po::value<std::string>(), "markdown file appended to the report verbatim")(
+      "residuals", po::value<std::string>(), "CSV of measured and predicted makespan per row")(
       "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
       "max-evaluations", po::value<int>()->default_value(40),
@@ -86,7 +87,8 @@ int cmd_calibrate(int argc, char** argv) {
   r.model_file["source_measurements"] = opt.measurements;
   r.model_file["source_traces"] = opt.traces;
   write_calibration(r, user_path(vm["out"].as<std::string>()),
-                    vm.count("report") ? user_path(vm["report"].as<std::string>()) : "");
+                    vm.count("report") ? user_path(vm["report"].as<std::string>()) : "",
+                    vm.count("residuals") ? user_path(vm["residuals"].as<std::string>()) : "");
   std::cout << r.summary;
   return 0;
 }

@@ -42,8 +42,8 @@ int cmd_compare(int argc, char** argv) {
   if (std::find(schedules.begin(), schedules.end(), "dp") == schedules.end()) {
     schedules.insert(schedules.begin(), "dp");
   }
-  const size_t dp_index = static_cast<size_t>(
-      std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
+  const size_t dp_index =
+      static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
   PredictSetup setup;
   setup.tile = parse_tile(vm["tile"].as<std::string>());
@@ -108,8 +108,9 @@ int cmd_compare(int argc, char** argv) {
   }
   std::ostringstream o;
   o << per_shape.str();
-  o << "\n" << shapes.size() << " shapes on " << gpu.name << " (" << gpu.sms
-    << " SMs), model " << vm["model"].as<std::string>() << "\n";
+  o << "\n"
+    << shapes.size() << " shapes on " << gpu.name << " (" << gpu.sms << " SMs), model "
+    << vm["model"].as<std::string>() << "\n";
   char line[200];
   std::snprintf(line, sizeof line, "  %-18s %18s %16s %8s %10s\n", "schedule", "geomean vs dp",
                 "within 1% best", "wins", "deadlocks");
@@ -117,9 +118,8 @@ int cmd_compare(int argc, char** argv) {
   for (size_t j = 0; j < ns; ++j) {
     const int64_t ok = static_cast<int64_t>(shapes.size()) - deadlocks[j];
     const double geo = ok > 0 ? std::exp(log_speedup[j] / static_cast<double>(ok)) : 0.0;
-    std::snprintf(line, sizeof line, "  %-18s %17.3fx %15.1f%% %8ld %10ld\n",
-                  schedules[j].c_str(), geo,
-                  100.0 * static_cast<double>(within[j]) / static_cast<double>(shapes.size()),
+    std::snprintf(line, sizeof line, "  %-18s %17.3fx %15.1f%% %8ld %10ld\n", schedules[j].c_str(),
+                  geo, 100.0 * static_cast<double>(within[j]) / static_cast<double>(shapes.size()),
                   static_cast<long>(wins[j]), static_cast<long>(deadlocks[j]));
     o << line;
   }

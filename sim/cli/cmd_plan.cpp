@@ -30,18 +30,17 @@ int cmd_plan(int argc, char** argv) {
   if (schedule == "best") throw std::invalid_argument("'best' is not a plan; use lastwave predict");
   const GpuSpec gpu = gpu_from(vm);
   const Problem problem = shapes_from(vm).at(0);
-  const Planned planned =
-      plan_schedule(schedule, problem, parse_tile(vm["tile"].as<std::string>()),
-                    GpuShape{gpu.sms, gpu.ctas_per_sm},
-                    parse_reduction(vm["reduction"].as<std::string>()));
+  const Planned planned = plan_schedule(schedule, problem, parse_tile(vm["tile"].as<std::string>()),
+                                        GpuShape{gpu.sms, gpu.ctas_per_sm},
+                                        parse_reduction(vm["reduction"].as<std::string>()));
   const Plan& p = planned.plan;
   std::ostringstream o;
   if (format == "csv") {
     o << "launch,cta,seq,work_id,tile,tile_m,tile_n,k_begin,k_end,role,slot,load_slots,wait_value,"
          "signal\n";
   } else {
-    o << schedule << " -> " << planned.choice_label() << ": " << p.tiles << " tiles ("
-      << p.tiles_m << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
+    o << schedule << " -> " << planned.choice_label() << ": " << p.tiles << " tiles (" << p.tiles_m
+      << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
       << (p.persistent ? " persistent" : "") << ", split tiles " << p.split_tiles << ", units "
       << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots
       << "\n";

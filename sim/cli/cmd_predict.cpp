@@ -17,8 +17,8 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
                                     const std::vector<std::string>& schedules,
                                     const PredictSetup& setup) {
   std::vector<PredictRow> rows(shapes.size() * schedules.size());
-  const size_t workers = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(),
-                                                              shapes.size()));
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), shapes.size()));
   std::vector<std::thread> pool;
   std::vector<std::string> errors(workers);
   for (size_t w = 0; w < workers; ++w) {
@@ -59,8 +59,8 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.iters_per_tile << ','
       << r.sk_tiles << ',' << r.sk_units << ',' << r.grid << ','
-      << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal)
-      << ',' << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
+      << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
+      << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
     if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
     o << "\n";
   }
@@ -89,9 +89,9 @@ std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
   std::ostringstream o;
   for (size_t i = 0; i < rows.size(); i += per_shape) {
     const PredictRow& first = rows[i];
-    o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on "
-      << gpu_name << ": " << first.tiles << " tiles x " << first.iters_per_tile
-      << " iters, ideal makespan " << fmt("%.1f", first.ideal) << " " << unit << "\n";
+    o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on " << gpu_name
+      << ": " << first.tiles << " tiles x " << first.iters_per_tile << " iters, ideal makespan "
+      << fmt("%.1f", first.ideal) << " " << unit << "\n";
     for (size_t j = i; j < i + per_shape; ++j) {
       const PredictRow& r = rows[j];
       std::string label = r.schedule + " -> " + r.choice;

@@ -46,7 +46,8 @@ int cmd_waves(int argc, char** argv) {
   }
   const TileShape tile = parse_tile(vm["tile"].as<std::string>());
   std::vector<GpuSpec> gpus;
-  for (const auto& name : split_commas(vm["gpu"].as<std::string>())) gpus.push_back(gpu_preset(name));
+  for (const auto& name : split_commas(vm["gpu"].as<std::string>()))
+    gpus.push_back(gpu_preset(name));
   std::ostringstream o;
   char line[200];
   o << "tile " << tile.m << "x" << tile.n << "; utilization = tiles / (waves * SMs)\n\n";

@@ -30,7 +30,8 @@ void add_gpu_options(po::options_description& desc) {
 }
 
 GpuSpec gpu_from(const po::variables_map& vm) {
-  if (!vm.count("gpu") && !vm.count("sms")) throw std::invalid_argument("give --gpu NAME or --sms N");
+  if (!vm.count("gpu") && !vm.count("sms"))
+    throw std::invalid_argument("give --gpu NAME or --sms N");
   if (vm.count("gpu")) {
     const GpuSpec preset = gpu_preset(vm["gpu"].as<std::string>());
     if (!vm.count("sms")) return preset;
@@ -45,9 +46,9 @@ GpuSpec gpu_from(const po::variables_map& vm) {
 }
 
 void add_shape_options(po::options_description& desc, bool allow_file) {
-  desc.add_options()("m", po::value<int64_t>(), "rows of A and C")("n", po::value<int64_t>(),
-                                                                   "columns of B and C")(
-      "k", po::value<int64_t>(), "inner dimension");
+  desc.add_options()("m", po::value<int64_t>(), "rows of A and C")(
+      "n", po::value<int64_t>(), "columns of B and C")("k", po::value<int64_t>(),
+                                                       "inner dimension");
   if (allow_file) {
     desc.add_options()("shapes", po::value<std::string>(), "CSV file with header m,n,k");
   }

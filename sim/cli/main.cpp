@@ -27,7 +27,8 @@ const Subcommand kSubcommands[] = {
 
 void usage(std::ostream& out) {
   out << "usage: lastwave [SUBCOMMAND] [--help]\n\nsubcommands:\n";
-  for (const auto& s : kSubcommands) out << "  " << s.name << std::string(12 - std::strlen(s.name), ' ') << s.summary << "\n";
+  for (const auto& s : kSubcommands)
+    out << "  " << s.name << std::string(12 - std::strlen(s.name), ' ') << s.summary << "\n";
   out << "\nWith no subcommand, runs `demo`.\n";
 }
 

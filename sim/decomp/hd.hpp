@@ -1,4 +1,5 @@
-// LW_HD marks functions compiled for both host and device (nvcc), plain inline on the host compiler.
+// LW_HD marks functions compiled for both host and device (nvcc), plain inline on the host
+// compiler.
 #pragma once
 
 #if defined(__CUDACC__)

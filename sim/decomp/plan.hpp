@@ -26,7 +26,7 @@ enum class FixupOwner : int32_t { FirstK = 0, LastK };
 enum class FixupStorage : int32_t {
   Slots = 0,         // each non-owner stores to its own slot; owner loads all slots in k order
   InPlaceTurnstile,  // one slot per tile; peers add in k order (CUTLASS Deterministic)
-  InPlaceAtomic,     // one slot per tile; first peer stores, others atomically add (Nondeterministic)
+  InPlaceAtomic,  // one slot per tile; first peer stores, others atomically add (Nondeterministic)
 };
 
 // Tile-id -> (tile_m, tile_n) rasterization (CUTLASS naming: AlongN = n fastest).
@@ -44,18 +44,20 @@ struct Plan {
 
   // Launch. CTA c processes work ids c, c + grid, c + 2*grid, ... below work_units.
   int64_t grid = 0;
-  int64_t work_units = 0;   // split units + data-parallel tiles
-  bool persistent = false;  // grid < work_units on purpose; CTAs must all be co-resident if they wait
+  int64_t work_units = 0;  // split units + data-parallel tiles
+  bool persistent =
+      false;  // grid < work_units on purpose; CTAs must all be co-resident if they wait
 
   // Split region: tiles [0, split_tiles) are cut into split_units units; tiles
-  // [split_tiles, tiles) are whole data-parallel tiles with work ids split_units + (tile - split_tiles).
+  // [split_tiles, tiles) are whole data-parallel tiles with work ids split_units + (tile -
+  // split_tiles).
   SplitMode split_mode = SplitMode::None;
   int64_t split_tiles = 0;
   int64_t split_units = 0;
-  int64_t splits = 1;        // FixedSplit: units per tile
-  int64_t groups = 1;        // CutlassStream: unit groups (tiles interleave mod groups)
-  int64_t big_groups = 0;    // CutlassStream: groups [0, big_groups) own one extra tile
-  int64_t min_piece = 8;     // CutlassStream: min k-tiles of a split piece (min_iters_per_sk_unit_)
+  int64_t splits = 1;      // FixedSplit: units per tile
+  int64_t groups = 1;      // CutlassStream: unit groups (tiles interleave mod groups)
+  int64_t big_groups = 0;  // CutlassStream: groups [0, big_groups) own one extra tile
+  int64_t min_piece = 8;   // CutlassStream: min k-tiles of a split piece (min_iters_per_sk_unit_)
   WalkOrder walk = WalkOrder::Forward;
   FixupOwner owner = FixupOwner::LastK;
   FixupStorage storage = FixupStorage::Slots;

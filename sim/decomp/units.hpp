@@ -15,7 +15,8 @@ struct UnitRange {
   int64_t end = 0;
 };
 
-// Paper Stream-K: `units` contiguous ranges over `total` iterations, the first total%units one longer.
+// Paper Stream-K: `units` contiguous ranges over `total` iterations, the first total%units one
+// longer.
 LW_HD int64_t even_unit_begin(int64_t total, int64_t units, int64_t u) {
   const int64_t q = total / units;
   const int64_t big = total % units;

@@ -20,10 +20,12 @@ struct Segment {
   int64_t k_begin = 0;  // in k-tiles, within the tile
   int64_t k_end = 0;
   Role role = Role::Whole;
-  int64_t slot = -1;        // workspace slot written/accumulated (or first slot loaded by Final)
-  int64_t load_slots = 0;   // partial tiles read: Final (Slots) = peers, in-place Final/Accumulate = 1
-  int64_t wait_value = 0;   // in-place: flag[slot] >= wait_value; Slots Final: each flag >= wait_value
-  int64_t signal = 0;       // added to flag[slot] after the store/add (0 = none)
+  int64_t slot = -1;  // workspace slot written/accumulated (or first slot loaded by Final)
+  int64_t load_slots =
+      0;  // partial tiles read: Final (Slots) = peers, in-place Final/Accumulate = 1
+  int64_t wait_value =
+      0;               // in-place: flag[slot] >= wait_value; Slots Final: each flag >= wait_value
+  int64_t signal = 0;  // added to flag[slot] after the store/add (0 = none)
   bool reduction_only = false;  // separate-reduction launch: no MAC iterations
 };
 
@@ -93,8 +95,8 @@ LW_HD void classify(const Plan& p, int64_t unit, Segment& s) {
     const int64_t total = p.split_tiles * kt;  // first-k ownership is only planned for EvenStream
     const int64_t tile_begin = s.tile * kt;
     const int64_t owner_unit = even_unit_of(total, p.split_units, tile_begin);
-    owner_len = min64(even_unit_begin(total, p.split_units, owner_unit + 1), tile_begin + kt) -
-                tile_begin;
+    owner_len =
+        min64(even_unit_begin(total, p.split_units, owner_unit + 1), tile_begin + kt) - tile_begin;
     first_peer_k = owner_len;
   }
   if (owner) {

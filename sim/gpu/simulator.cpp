@@ -61,7 +61,7 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
         try_fixup(cta, e.time);
         break;
       case kLoadDone:
-        ++ctas_[cta].loads_done;
+        ctas_[cta].loads_done += ctas_[cta].pending_loads;
         try_fixup(cta, e.time);
         break;
       case kSegmentDone:
@@ -169,10 +169,34 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     }
     case Role::Accumulate:
     case Role::Final:
-      c.phase = kMac;
-      queue_.push(t + mac, kPriorityWork, kMacDone, cta);
+      c.t_mac_end = c.t_wait_end = t + mac;
+      if (all_flags_ready(c)) {
+        // Flags only grow: ready now means ready after the MAC loop, so the whole segment
+        // (MAC, loads or accumulate, epilogue) completes without another event.
+        const double fixup =
+            c.seg.role == Role::Accumulate
+                ? model_->partial_accumulate(*plan_, c.seg, ctx)
+                : static_cast<double>(c.seg.load_slots) * model_->partial_load(*plan_, c.seg, ctx) +
+                      model_->epilogue(*plan_, c.seg, ctx);
+        sm_busy_[c.sm] += fixup;
+        c.loads_done = c.seg.role == Role::Final ? c.seg.load_slots : 1;
+        c.phase = kAction;
+        queue_.push(t + mac + fixup, kPriorityWork, kSegmentDone, cta);
+      } else {
+        c.phase = kMac;
+        queue_.push(t + mac, kPriorityWork, kMacDone, cta);
+      }
       break;
   }
+}
+
+bool Simulator::all_flags_ready(const Cta& c) const {
+  const int64_t count =
+      c.seg.role == Role::Final && plan_->storage == FixupStorage::Slots ? c.seg.load_slots : 1;
+  for (int64_t j = 0; j < count; ++j) {
+    if (flags_[c.seg.slot + j] < c.seg.wait_value) return false;
+  }
+  return true;
 }
 
 int64_t Simulator::awaited_flag(const Cta& c) const {
@@ -217,14 +241,24 @@ void Simulator::try_fixup(int64_t cta, double t) {
   const double cost = c.seg.role == Role::Accumulate
                           ? model_->partial_accumulate(*plan_, c.seg, ctx)
                           : model_->partial_load(*plan_, c.seg, ctx);
-  sm_busy_[c.sm] += cost;
   c.phase = kAction;
   if (c.seg.role == Role::Accumulate) {
+    sm_busy_[c.sm] += cost;
     c.loads_done = 1;
     queue_.push(t + cost, kPriorityWork, kSegmentDone, cta);
-  } else {
-    queue_.push(t + cost, kPriorityWork, kLoadDone, cta);
+    return;
   }
+  // Load every slot whose flag is already raised in one go (they stay raised).
+  int64_t ready = 1;
+  if (slots_final) {
+    while (c.loads_done + ready < loads_needed &&
+           flags_[c.seg.slot + c.loads_done + ready] >= c.seg.wait_value) {
+      ++ready;
+    }
+  }
+  c.pending_loads = ready;
+  sm_busy_[c.sm] += cost * static_cast<double>(ready);
+  queue_.push(t + cost * static_cast<double>(ready), kPriorityWork, kLoadDone, cta);
 }
 
 void Simulator::finish_segment(int64_t cta, double t) {

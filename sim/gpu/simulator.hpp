@@ -62,7 +62,8 @@ class Simulator {
     Segment seg;
     int64_t sm = -1;
     int64_t loads_done = 0;
-    int64_t next_waiter = -1;  // intrusive list of CTAs waiting on one flag
+    int64_t pending_loads = 0;  // loads completing at the next kLoadDone
+    int64_t next_waiter = -1;   // intrusive list of CTAs waiting on one flag
     int64_t waiting_flag = -1;
     double t_start = 0, t_mac_end = 0, t_wait_begin = 0, t_wait_end = 0;
     Phase phase = kIdle;
@@ -75,6 +76,7 @@ class Simulator {
   void finish_segment(int64_t cta, double t);
   void signal(int64_t flag, int64_t amount, double t);
   bool flag_ready(const Cta& c) const;
+  bool all_flags_ready(const Cta& c) const;
   int64_t awaited_flag(const Cta& c) const;
   void set_active(int64_t sm, int delta);
   CostContext context() const;

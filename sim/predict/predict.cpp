@@ -6,8 +6,8 @@
 namespace lw {
 
 const std::vector<std::string>& best_candidates() {
-  static const std::vector<std::string> names = {"dp",      "splitk:2", "splitk:3", "splitk:4",
-                                                 "splitk:8", "streamk", "cutlass",  "two-tile"};
+  static const std::vector<std::string> names = {"dp",       "splitk:2", "splitk:3", "splitk:4",
+                                                 "splitk:8", "streamk",  "cutlass",  "two-tile"};
   return names;
 }
 

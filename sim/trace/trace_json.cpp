@@ -74,10 +74,10 @@ nlohmann::json trace_document(const std::vector<SegmentRecord>& timeline, const 
   nlohmann::json doc;
   doc["traceEvents"] = timeline_events(timeline, plan, meta.source == "hw" ? 0 : 1);
   doc["displayTimeUnit"] = "ns";
-  doc["lastwave"] = {{"source", meta.source},      {"m", meta.problem.m},
-                     {"n", meta.problem.n},        {"k", meta.problem.k},
-                     {"sms", meta.sms},            {"schedule", meta.schedule},
-                     {"time_unit", meta.time_unit}};
+  doc["lastwave"] = {
+      {"source", meta.source},      {"m", meta.problem.m}, {"n", meta.problem.n},
+      {"k", meta.problem.k},        {"sms", meta.sms},     {"schedule", meta.schedule},
+      {"time_unit", meta.time_unit}};
   return doc;
 }
 

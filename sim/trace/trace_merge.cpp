@@ -1,6 +1,7 @@
 // Merging a hardware and a simulated trace into one Chrome-trace document.
 #include "sim/trace/trace_merge.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -15,6 +16,18 @@ LoadedTrace load_trace(const std::string& text, const std::string& origin,
                                 "\", got \"" + t.doc.meta.source + "\"");
   }
   t.raw = nlohmann::json::parse(text);
+  // Both executors start their clocks differently (the kernel at its first segment, the simulator
+  // at the launch), so each timeline is shifted to start at its first segment.
+  double t0 = 0;
+  bool first = true;
+  for (const auto& p : t.doc.phases) {
+    t0 = first ? p.ts : std::min(t0, p.ts);
+    first = false;
+  }
+  for (auto& p : t.doc.phases) p.ts -= t0;
+  for (auto& e : t.raw["traceEvents"]) {
+    if (e.contains("ph") && e["ph"] == "X") e["ts"] = e["ts"].get<double>() - t0;
+  }
   return t;
 }
 
@@ -29,7 +42,7 @@ nlohmann::json meta_json(const TraceMeta& m) {
 std::string process_label(const TraceMeta& m) {
   return m.source + ": " + m.schedule + " " + std::to_string(m.problem.m) + "x" +
          std::to_string(m.problem.n) + "x" + std::to_string(m.problem.k) + " on " +
-         std::to_string(m.sms) + " SMs (" + m.time_unit + ")";
+         std::to_string(m.sms) + " SMs (" + m.time_unit + ", from the first segment)";
 }
 
 void append(nlohmann::json& events, const LoadedTrace& t, int pid) {

@@ -13,7 +13,8 @@ struct LoadedTrace {
   TraceDoc doc;        // the validated view
 };
 
-// Parses and validates; `expected_source` ("hw" or "sim") must match the file's metadata.
+// Parses and validates; `expected_source` ("hw" or "sim") must match the file's metadata. Times
+// are shifted so that the first segment starts at 0 in both `raw` and `doc`.
 LoadedTrace load_trace(const std::string& text, const std::string& origin,
                        const std::string& expected_source);
 

@@ -1,12 +1,13 @@
 // Atomic file writes and user-path resolution.
 #include "sim/util/atomic_file.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace lw {
 

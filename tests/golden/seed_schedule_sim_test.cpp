@@ -32,7 +32,8 @@ int64_t sms_of(const std::string& gpu) { return gpu == "B200" ? 148 : 132; }
 std::vector<GoldenCase> read_golden() {
   std::ifstream in("tests/golden/schedule_sim_seed.txt");
   REQUIRE(in.good());
-  const std::regex header(R"((\d+)x(\d+)x(\d+) on (.+): \d+ tiles x \d+ iters, ideal makespan ([\d.]+))");
+  const std::regex header(
+      R"((\d+)x(\d+)x(\d+) on (.+): \d+ tiles x \d+ iters, ideal makespan ([\d.]+))");
   const std::regex row(R"(  (.+?)\s+([\d.]+)  eff\s+([\d.]+)%)");
   std::vector<GoldenCase> cases;
   std::string line;
@@ -88,7 +89,8 @@ TEST_CASE("seed schedule_sim.py output is reproduced by the event simulator") {
         const lw::PredictRow r = lw::predict(c.problem, "cutlass-seed", setup, sim);
         std::string label = "CUTLASS heuristic -> " + r.choice;
         if (r.choice != "DataParallel") {
-          label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
+          label +=
+              " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
         }
         CHECK(label == g.label);
         makespan = r.makespan;

@@ -41,7 +41,8 @@ Planned plan_data_parallel(const Problem& problem, const TileShape& tile, const 
 
 Planned plan_split_k(const Problem& problem, const TileShape& tile, const GpuShape& gpu,
                      int64_t splits, Reduction reduction, bool separate_reduction) {
-  if (splits < 1) throw std::invalid_argument("split count must be >= 1, got " + std::to_string(splits));
+  if (splits < 1)
+    throw std::invalid_argument("split count must be >= 1, got " + std::to_string(splits));
   Planned r;
   Plan& p = r.plan;
   p = plan_geometry(problem, tile, gpu);
@@ -71,7 +72,8 @@ Planned plan_split_k(const Problem& problem, const TileShape& tile, const GpuSha
 
 Planned plan_stream_k(const Problem& problem, const TileShape& tile, const GpuShape& gpu,
                       int64_t units, Reduction reduction) {
-  if (units < 0) throw std::invalid_argument("Stream-K unit count must be >= 1, got " + std::to_string(units));
+  if (units < 0)
+    throw std::invalid_argument("Stream-K unit count must be >= 1, got " + std::to_string(units));
   Planned r;
   Plan& p = r.plan;
   p = plan_geometry(problem, tile, gpu);

@@ -10,7 +10,8 @@ namespace lw {
 namespace {
 
 void require_positive(int64_t v, const char* what) {
-  if (v < 1) throw std::invalid_argument(std::string(what) + " must be >= 1, got " + std::to_string(v));
+  if (v < 1)
+    throw std::invalid_argument(std::string(what) + " must be >= 1, got " + std::to_string(v));
 }
 
 }  // namespace

@@ -53,7 +53,8 @@ void check(const std::string& name, const Parsed& p) {
     throw std::invalid_argument("schedule '" + name + "' takes no ':' argument");
   }
   if (p.arg == 0 && needs_arg(p.base)) {
-    throw std::invalid_argument("schedule '" + name + "' needs a split count, e.g. " + p.base + ":4");
+    throw std::invalid_argument("schedule '" + name + "' needs a split count, e.g. " + p.base +
+                                ":4");
   }
 }
 
