@@ -357,13 +357,32 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
     << f1(kPercent * pick.geomean) << " % of measured best (geomean, " << pick.groups
     << " groups)\n";
   r.summary = s.str();
+
+  std::ostringstream csv;
+  csv << "m,n,k,sms,decomposition,split,measured_us";
+  for (size_t p = 0; p < preds.size(); ++p) csv << ",pred" << p << "_us";
+  csv << "\n";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Measurement& m = *cases[i].m;
+    csv << m.problem.m << ',' << m.problem.n << ',' << m.problem.k << ',' << m.sms << ','
+        << m.schedule << ',' << (held_out(m.problem, opt.holdout, opt.seed) ? "held" : "train")
+        << ',' << m.median_us;
+    for (const auto& p : preds) csv << ',' << p.pred[i];
+    csv << "\n";
+  }
+  csv << "# pred columns: ";
+  for (size_t p = 0; p < preds.size(); ++p)
+    csv << (p ? "; " : "") << "pred" << p << " = " << preds[p].name;
+  csv << "\n";
+  r.residuals = csv.str();
   return r;
 }
 
 void write_calibration(const CalibrationResult& r, const std::string& model_path,
-                       const std::string& report_path) {
+                       const std::string& report_path, const std::string& residuals_path) {
   write_file_atomically(model_path, r.model_file.dump(2) + "\n");
   if (!report_path.empty()) write_file_atomically(report_path, r.report);
+  if (!residuals_path.empty()) write_file_atomically(residuals_path, r.residuals);
 }
 
 }  // namespace lw

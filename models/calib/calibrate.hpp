@@ -28,15 +28,17 @@ struct CalibrateOptions {
 
 struct CalibrationResult {
   nlohmann::json model_file;
-  std::string report;   // markdown
-  std::string summary;  // a few lines for the terminal
+  std::string report;     // markdown
+  std::string summary;    // a few lines for the terminal
+  std::string residuals;  // CSV: one row per measurement with every predictor's makespan
 };
 
 // Throws std::invalid_argument (one line, naming file:line where it applies) on bad input.
 CalibrationResult run_calibration(const CalibrateOptions& options);
 
-// Writes the model file and (when `report_path` is non-empty) the report, each atomically.
+// Writes the model file and (when the paths are non-empty) the report and the residuals CSV,
+// each atomically.
 void write_calibration(const CalibrationResult& r, const std::string& model_path,
-                       const std::string& report_path);
+                       const std::string& report_path, const std::string& residuals_path = "");
 
 }  // namespace lw

@@ -1,6 +1,7 @@
-// `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it),
-// plus a fixed cost per segment; fixup, epilogue, flag, prologue and launch are fitted constants.
-// busy_sms is taken at the action's start (the event engine's processor-sharing approximation).
+// `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it)
+// (+ a penalty when K forbids vector loads), plus a fixed cost per segment; fixup, epilogue, flag,
+// prologue and launch are fitted constants. busy_sms is taken at the action's start (the event
+// engine's processor-sharing approximation).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@ class CalibratedModel final : public CostModel {
   CalibratedModel(const ParamValues& v, const GpuSpec& gpu)
       : iter_(v.at("iter_us")),
         per_busy_(v.at("iter_per_busy_sm_us")),
+        unaligned_(v.at("iter_unaligned_us")),
         miss_per_busy_(v.at("iter_miss_per_busy_sm_us")),
         segment_(v.at("segment_us")),
         epilogue_(v.at("epilogue_us")),
@@ -32,7 +34,8 @@ class CalibratedModel final : public CostModel {
     if (iters == 0) return 0.0;
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double miss = traffic::dram_fraction(p, l2_mib_);
-    const double per_iter = iter_ + busy * (per_busy_ + miss * miss_per_busy_);
+    const double per_iter = iter_ + busy * (per_busy_ + miss * miss_per_busy_) +
+                            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
     return segment_ + static_cast<double>(iters) * per_iter;
   }
   double epilogue(const Plan&, const Segment&, const CostContext&) const override {
@@ -53,8 +56,8 @@ class CalibratedModel final : public CostModel {
   std::string time_unit() const override { return "us"; }
 
  private:
-  double iter_, per_busy_, miss_per_busy_, segment_, epilogue_, store_, load_, accumulate_, flag_,
-      prologue_, launch_, l2_mib_;
+  double iter_, per_busy_, unaligned_, miss_per_busy_, segment_, epilogue_, store_, load_,
+      accumulate_, flag_, prologue_, launch_, l2_mib_;
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {
@@ -72,6 +75,8 @@ ModelInfo calibrated_model_info() {
           {"iter_us", "us", 0.3, "MAC iteration of one tile with one SM busy"},
           {"iter_per_busy_sm_us", "us", 0.002,
            "added to each MAC iteration per busy SM (shared L2/DRAM bandwidth)"},
+          {"iter_unaligned_us", "us", 1.0,
+           "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"iter_miss_per_busy_sm_us", "us", 0.002,
            "added per iteration per busy SM, times the modelled L2-miss fraction of operands"},
           {"segment_us", "us", 0.2, "fixed cost of each segment's MAC loop (pipeline restart)"},

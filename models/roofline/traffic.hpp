@@ -12,6 +12,11 @@ constexpr double kBf16Bytes = 2.0;  // A, B and C elements
 constexpr double kFp32Bytes = 4.0;  // partial accumulator tiles in the workspace
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+// The kernels load operands in 16-byte cp.async chunks (8 bf16) only when K is a multiple of 8;
+// otherwise they fall back to element-wise predicated loads (cuda/kernel/mainloop.cuh).
+constexpr int64_t kVectorLoadElems = 8;
+
+inline bool vector_loads(const Problem& p) { return p.k % kVectorLoadElems == 0; }
 
 // A and B slabs loaded by one MAC iteration of one tile.
 inline double operand_bytes_per_iter(const TileShape& t) {
