@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job: installs any missing Debian packages, builds `lastwave` (optimised) and runs it
+# with the given arguments. With none, it prints the seed's worked examples (`lastwave demo`).
+set -euo pipefail
+
+here="$(pwd)"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source tools/install_deps.sh
+
+bazel build -c opt --symlink_prefix=bazel-opt- //sim/cli:lastwave >/dev/null 2>&1 ||
+  bazel build -c opt --symlink_prefix=bazel-opt- //sim/cli:lastwave
+binary="$(pwd)/bazel-opt-bin/sim/cli/lastwave"
+cd "$here"
+exec "$binary" "$@"
