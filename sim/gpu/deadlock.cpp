@@ -8,68 +8,86 @@ namespace lw {
 
 void Simulator::report_deadlock() {
   result_.deadlock = true;
-  const int64_t n = launch_grid_;
-  // Remaining flag producers of each unfinished CTA (its current segment and the rest of its walk).
-  std::vector<std::vector<int64_t>> raises(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    const Cta& c = ctas_[i];
-    if (c.phase == kDone) continue;
+  // Unfinished CTAs: resident ones (by slot) and the ones never dispatched.
+  struct Pending {
+    int64_t id;
+    int64_t slot;                 // -1: not resident
+    std::vector<int64_t> raises;  // flags it will still raise
+  };
+  std::vector<Pending> pending;
+  for (int64_t slot = 0; slot < static_cast<int64_t>(ctas_.size()); ++slot) {
+    const Cta& c = ctas_[slot];
+    if (c.id < 0 || c.phase == kDone) continue;
+    Pending p{c.id, slot, {}};
+    if (c.seg.signal > 0) p.raises.push_back(c.seg.slot);
     CtaWalk w = c.walk;
-    if (c.sm < 0) walk_begin(*plan_, i, w);
-    if (c.sm >= 0 && c.seg.signal > 0) raises[i].push_back(c.seg.slot);
+    Segment s;
+    while (current_launch_ == 0 && walk_next(*plan_, w, s)) {
+      if (s.signal > 0) p.raises.push_back(s.slot);
+    }
+    pending.push_back(std::move(p));
+  }
+  for (int64_t id = next_to_dispatch_; id < launch_grid_; ++id) {
+    Pending p{id, -1, {}};
+    CtaWalk w;
+    walk_begin(*plan_, id, w);
     Segment s;
     while (walk_next(*plan_, w, s)) {
-      if (s.signal > 0) raises[i].push_back(s.slot);
+      if (s.signal > 0) p.raises.push_back(s.slot);
     }
+    pending.push_back(std::move(p));
   }
-  const auto producer_of = [&](int64_t flag, int64_t except) -> int64_t {
-    for (int64_t p = 0; p < n; ++p) {
-      if (p == except) continue;
-      for (int64_t f : raises[p]) {
-        if (f == flag) return p;
+  const auto producer_of = [&](int64_t flag, size_t except) -> int64_t {
+    for (size_t i = 0; i < pending.size(); ++i) {
+      if (i == except) continue;
+      for (int64_t f : pending[i].raises) {
+        if (f == flag) return static_cast<int64_t>(i);
       }
     }
     return -1;
   };
   std::ostringstream out;
   out << "deadlock at t=" << now_ << ": ";
-  // Follow the chain from the first waiting CTA until a CTA repeats.
   int64_t start = -1;
-  for (int64_t i = 0; i < n && start < 0; ++i) {
-    if (ctas_[i].phase == kWaiting) start = i;
+  for (size_t i = 0; i < pending.size() && start < 0; ++i) {
+    if (pending[i].slot >= 0 && ctas_[pending[i].slot].phase == kWaiting)
+      start = static_cast<int64_t>(i);
   }
   if (start < 0) {
-    out << (n - done_in_launch_) << " CTAs unfinished with nothing waiting";
+    out << pending.size() << " CTAs unfinished with nothing waiting";
     result_.deadlock_report = out.str();
     return;
   }
-  std::vector<int> seen(static_cast<size_t>(n), 0);
+  // Follow the chain from the first waiting CTA until a CTA repeats.
+  std::vector<int> seen(pending.size(), 0);
   int64_t cur = start;
-  for (int64_t step = 0; step <= n; ++step) {
+  for (size_t step = 0; step <= pending.size(); ++step) {
+    const Pending& p = pending[cur];
     if (seen[cur]) {
-      out << "CTA " << cur << " (cycle)";
+      out << "CTA " << p.id << " (cycle)";
       break;
     }
     seen[cur] = 1;
-    const Cta& c = ctas_[cur];
-    if (c.phase == kWaiting) {
-      const int64_t p = producer_of(c.waiting_flag, cur);
-      out << "CTA " << cur << " (SM " << c.sm << ", tile " << c.seg.tile << " k " << c.seg.k_begin
-          << ".." << c.seg.k_end << ") waits on flag " << c.waiting_flag;
-      if (p < 0) {
-        out << " that no remaining segment raises";
-        break;
-      }
-      out << " raised by -> ";
-      cur = p;
-    } else if (c.sm < 0) {
-      out << "CTA " << cur << " (not resident: all " << opt_.sms * opt_.ctas_per_sm
+    if (p.slot < 0) {
+      out << "CTA " << p.id << " (not resident: all " << opt_.sms * opt_.ctas_per_sm
           << " CTA slots held by waiting CTAs) waits for a slot held by -> ";
       cur = start;
-    } else {
-      out << "CTA " << cur << " (running)";
+      continue;
+    }
+    const Cta& c = ctas_[p.slot];
+    if (c.phase != kWaiting) {
+      out << "CTA " << p.id << " (running)";
       break;
     }
+    const int64_t next = producer_of(c.waiting_flag, static_cast<size_t>(cur));
+    out << "CTA " << p.id << " (SM " << c.sm << ", tile " << c.seg.tile << " k " << c.seg.k_begin
+        << ".." << c.seg.k_end << ") waits on flag " << c.waiting_flag;
+    if (next < 0) {
+      out << " that no remaining segment raises";
+      break;
+    }
+    out << " raised by -> ";
+    cur = next;
   }
   result_.deadlock_report = out.str();
 }

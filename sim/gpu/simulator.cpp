@@ -99,18 +99,22 @@ void Simulator::launch(int32_t which, double t) {
   launch_grid_ = which == 0 ? plan_->grid : reduction_grid(*plan_);
   next_to_dispatch_ = 0;
   done_in_launch_ = 0;
-  ctas_.assign(static_cast<size_t>(launch_grid_), Cta{});
+  // State is kept per CTA slot (at most sms * ctas_per_sm CTAs are resident), not per CTA, so a
+  // grid of many waves costs no memory traffic for CTAs that are not running.
+  const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
+  ctas_.assign(static_cast<size_t>(resident), Cta{});
   const double start = t + model_->launch_overhead(*plan_);
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain.
-  const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
-  // A CTA without work exits at once and its slot takes the next CTA, so stop at the grid's end.
+  // (A CTA with no work exits at once and hands its slot to the next CTA, so stop at the grid.)
   for (int64_t i = 0; i < resident && next_to_dispatch_ < launch_grid_; ++i) {
-    dispatch(next_to_dispatch_++, i % opt_.sms, start);
+    dispatch(next_to_dispatch_++, i, i % opt_.sms, start);
   }
 }
 
-void Simulator::dispatch(int64_t cta, int64_t sm, double t) {
-  Cta& c = ctas_[cta];
+void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
+  Cta& c = ctas_[slot];
+  c = Cta{};
+  c.id = cta;
   c.sm = sm;
   --free_slots_[sm];
   set_active(sm, +1);
@@ -119,7 +123,7 @@ void Simulator::dispatch(int64_t cta, int64_t sm, double t) {
   } else {
     c.walk.next_work = 0;  // reduction CTAs run exactly one segment
   }
-  start_next_segment(cta, t + model_->cta_prologue(*plan_));
+  start_next_segment(slot, t + model_->cta_prologue(*plan_));
 }
 
 void Simulator::start_next_segment(int64_t cta, double t) {
@@ -130,7 +134,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   } else {
     has_next = c.walk.next_work == 0;
     c.walk.next_work = 1;
-    if (has_next) c.seg = reduction_segment(*plan_, cta);
+    if (has_next) c.seg = reduction_segment(*plan_, c.id);
   }
   if (!has_next) {  // CTA exits: free its slot for the next CTA of the grid
     c.phase = kDone;
@@ -138,7 +142,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     ++free_slots_[c.sm];
     ++done_in_launch_;
     if (next_to_dispatch_ < launch_grid_) {
-      dispatch(next_to_dispatch_++, c.sm, t);
+      dispatch(next_to_dispatch_++, cta, c.sm, t);
     } else if (done_in_launch_ == launch_grid_ && current_launch_ == 0 &&
                plan_->separate_reduction) {
       queue_.push(t, kPriorityLaunch, kLaunch, 1);
@@ -266,7 +270,7 @@ void Simulator::finish_segment(int64_t cta, double t) {
   if (c.seg.signal > 0) signal(c.seg.slot, c.seg.signal, t);
   if (opt_.record_timeline) {
     SegmentRecord r;
-    r.cta = cta;
+    r.cta = c.id;
     r.sm = c.sm;
     r.launch = current_launch_;
     r.seg = c.seg;

@@ -55,9 +55,11 @@ class Simulator {
 
  private:
   enum Phase : int32_t { kIdle, kMac, kAction, kWaiting, kDone };
+  // Event subjects and waiter links are CTA slot indices (see launch()).
   enum EventKind : int32_t { kMacDone, kLoadDone, kSegmentDone, kWake, kLaunch };
 
   struct Cta {
+    int64_t id = -1;  // CTA index in the launch's grid
     CtaWalk walk;
     Segment seg;
     int64_t sm = -1;
@@ -70,7 +72,7 @@ class Simulator {
   };
 
   void launch(int32_t which, double t);
-  void dispatch(int64_t cta, int64_t sm, double t);
+  void dispatch(int64_t cta, int64_t slot, int64_t sm, double t);
   void start_next_segment(int64_t cta, double t);
   void try_fixup(int64_t cta, double t);
   void finish_segment(int64_t cta, double t);
