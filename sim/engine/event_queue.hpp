@@ -1,90 +1,126 @@
-// The discrete-event core: a min-heap of plain events ordered by (time, priority, insertion), so
-// equal-time events pop in a fixed order. No GEMM knowledge, no allocation once capacity is
-// reserved.
+// The discrete-event core: events ordered by (time, priority, insertion), so equal-time events pop
+// in a fixed order. No GEMM knowledge, no allocation once its pools have grown.
+// GPU schedules produce many events at few distinct times (a wave of CTAs finishing together), so
+// events are kept in per-time FIFO buckets and only the distinct times sit in a binary heap.
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace lw {
 
 struct Event {
   double time = 0;
-  int32_t priority = 0;  // lower pops first among equal times
+  int32_t priority = 0;  // lower pops first among equal times (0..255)
   uint64_t seq = 0;      // insertion order: the final tie-break
   int32_t kind = 0;      // what happened (meaning owned by the user of the queue)
-  int64_t subject = 0;   // who it happened to (e.g. a CTA index)
+  int64_t subject = 0;   // who it happened to (e.g. a CTA slot)
 };
 
 class EventQueue {
  public:
-  void reserve(size_t n) { heap_.reserve(n); }
+  void reserve(size_t n) {
+    times_.reserve(n);
+    index_.reserve(n);
+  }
   void clear() {
-    heap_.clear();
+    for (int32_t b : times_) recycle(b);
+    times_.clear();
+    index_.clear();
     next_seq_ = 0;
-    top_taken_ = false;
+    size_ = 0;
+    cached_time_ = -1;
+    cached_bucket_ = -1;
   }
-  bool empty() {
-    settle();
-    return heap_.empty();
-  }
+  bool empty() const { return size_ == 0; }
 
   void push(double time, int32_t priority, int32_t kind, int64_t subject) {
-    const Event e{time, priority, next_seq_++, kind, subject};
-    if (top_taken_) {  // reuse the slot of the event just popped: one sift-down, no sift-up
-      top_taken_ = false;
-      heap_[0] = e;
-      sift_down(0);
-      return;
+    const Item item{(static_cast<uint64_t>(priority) << kSeqBits) | next_seq_++, kind, subject};
+    Bucket& bucket = buckets_[bucket_for(time)];
+    std::vector<Item>& items = bucket.items;
+    items.push_back(item);
+    // Keep the unpopped part sorted by (priority, seq): only a lower priority pushed late moves.
+    for (size_t i = items.size() - 1; i > bucket.head && items[i].order < items[i - 1].order; --i) {
+      std::swap(items[i], items[i - 1]);
     }
-    heap_.push_back(e);
-    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    ++size_;
   }
 
-  // Removes and returns the earliest event. Its slot is reused by the next push, which is
-  // almost always the handler of this event scheduling its successor.
   Event pop() {
-    settle();
-    top_taken_ = true;
-    return heap_[0];
+    const int32_t b = times_.front();
+    Bucket& bucket = buckets_[b];
+    const Item item = bucket.items[bucket.head++];
+    const double time = bucket.time;
+    if (bucket.head == bucket.items.size()) {  // bucket drained: drop its time
+      std::pop_heap(times_.begin(), times_.end(), LaterTime{&buckets_});
+      times_.pop_back();
+      index_.erase(time);
+      if (cached_bucket_ == b) cached_bucket_ = -1;
+      recycle(b);
+    }
+    --size_;
+    return Event{time, static_cast<int32_t>(item.order >> kSeqBits), item.order & kSeqMask,
+                 item.kind, item.subject};
   }
 
  private:
-  // Heap comparator (a functor, so it inlines): true when a pops after b.
-  struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      if (a.time != b.time) return a.time > b.time;
-      if (a.priority != b.priority) return a.priority > b.priority;
-      return a.seq > b.seq;
-    }
+  static constexpr int kSeqBits = 56;  // priority lives above the insertion counter
+  static constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
+
+  struct Item {
+    uint64_t order;  // priority << kSeqBits | seq
+    int32_t kind;
+    int64_t subject;
+  };
+  struct Bucket {
+    double time = 0;
+    std::vector<Item> items;
+    size_t head = 0;  // next item to pop
+  };
+  // Heap comparator over bucket ids: true when a's time is later than b's.
+  struct LaterTime {
+    const std::vector<Bucket>* buckets;
+    bool operator()(int32_t a, int32_t b) const { return (*buckets)[a].time > (*buckets)[b].time; }
   };
 
-  // Completes a pop whose slot was not reused.
-  void settle() {
-    if (!top_taken_) return;
-    top_taken_ = false;
-    heap_[0] = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(0);
-  }
-
-  void sift_down(size_t i) {
-    const size_t n = heap_.size();
-    const Event moving = heap_[i];
-    for (;;) {
-      size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && Later{}(heap_[child], heap_[child + 1])) ++child;
-      if (!Later{}(moving, heap_[child])) break;
-      heap_[i] = heap_[child];
-      i = child;
+  int32_t bucket_for(double time) {
+    if (cached_bucket_ >= 0 && cached_time_ == time) return cached_bucket_;
+    int32_t b;
+    const auto it = index_.find(time);
+    if (it != index_.end()) {
+      b = it->second;
+    } else {
+      if (free_.empty()) {
+        free_.push_back(static_cast<int32_t>(buckets_.size()));
+        buckets_.emplace_back();
+      }
+      b = free_.back();
+      free_.pop_back();
+      buckets_[b].time = time;
+      index_.emplace(time, b);
+      times_.push_back(b);
+      std::push_heap(times_.begin(), times_.end(), LaterTime{&buckets_});
     }
-    heap_[i] = moving;
+    cached_time_ = time;
+    cached_bucket_ = b;
+    return b;
   }
 
-  std::vector<Event> heap_;
+  void recycle(int32_t b) {
+    buckets_[b].items.clear();
+    buckets_[b].head = 0;
+    free_.push_back(b);
+  }
+
+  std::vector<Bucket> buckets_;                // pool; items keep their capacity across runs
+  std::vector<int32_t> free_;                  // unused bucket ids
+  std::vector<int32_t> times_;                 // heap of bucket ids by time (distinct times only)
+  std::unordered_map<double, int32_t> index_;  // time -> bucket id
   uint64_t next_seq_ = 0;
-  bool top_taken_ = false;
+  size_t size_ = 0;
+  double cached_time_ = -1;  // last bucket pushed to (most pushes hit it)
+  int32_t cached_bucket_ = -1;
 };
 
 }  // namespace lw

@@ -15,7 +15,7 @@ void Simulator::report_deadlock() {
     std::vector<int64_t> raises;  // flags it will still raise
   };
   std::vector<Pending> pending;
-  for (int64_t slot = 0; slot < static_cast<int64_t>(ctas_.size()); ++slot) {
+  for (int64_t slot = 0; slot < used_slots_; ++slot) {
     const Cta& c = ctas_[slot];
     if (c.id < 0 || c.phase == kDone) continue;
     Pending p{c.id, slot, {}};

@@ -27,7 +27,11 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   plan_ = &plan;
   model_ = &model;
   opt_ = options;
-  result_ = SimResult{};
+  // Reset the result but keep its buffers' capacity (sweeps run millions of simulations).
+  result_.timeline.clear();
+  result_.deadlock = false;
+  result_.deadlock_report.clear();
+  result_.events = 0;
   queue_.clear();
   queue_.reserve(static_cast<size_t>(opt_.sms * opt_.ctas_per_sm) + 4);
   flags_.assign(static_cast<size_t>(plan.workspace_slots), 0);
@@ -102,7 +106,8 @@ void Simulator::launch(int32_t which, double t) {
   // State is kept per CTA slot (at most sms * ctas_per_sm CTAs are resident), not per CTA, so a
   // grid of many waves costs no memory traffic for CTAs that are not running.
   const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
-  ctas_.assign(static_cast<size_t>(resident), Cta{});
+  if (ctas_.size() < static_cast<size_t>(resident)) ctas_.resize(static_cast<size_t>(resident));
+  used_slots_ = 0;  // dispatch() resets each slot's state when it first uses it
   const double start = t + model_->launch_overhead(*plan_);
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain.
   // (A CTA with no work exits at once and hands its slot to the next CTA, so stop at the grid.)
@@ -114,6 +119,7 @@ void Simulator::launch(int32_t which, double t) {
 void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
   Cta& c = ctas_[slot];
   c = Cta{};
+  if (slot >= used_slots_) used_slots_ = slot + 1;
   c.id = cta;
   c.sm = sm;
   --free_slots_[sm];

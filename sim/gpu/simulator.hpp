@@ -98,6 +98,7 @@ class Simulator {
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;
   int64_t next_to_dispatch_ = 0;
+  int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
   double now_ = 0;
   SimResult result_;
