@@ -9,8 +9,9 @@
 
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/runner.hpp"
-#include "cuda/bench/shapes_csv.hpp"
 #include "cuda/kernel/config.hpp"
+#include "sim/util/atomic_file.hpp"
+#include "sim/util/shapes_csv.hpp"
 
 namespace po = boost::program_options;
 using namespace lw;
@@ -143,7 +144,7 @@ int main(int argc, char** argv) {
     if (out.empty()) {
       std::cout << csv;
     } else {
-      write_file_atomic(out, csv);
+      write_file_atomically(out, csv);
     }
   } catch (const std::exception& e) {
     std::cerr << "lastwave-bench: " << e.what() << "\n";

@@ -14,6 +14,7 @@
 #include "cuda/bench/trace_json.hpp"
 #include "cuda/gemm.hpp"
 #include "cuda/kernel/config.hpp"
+#include "sim/util/atomic_file.hpp"
 
 namespace lw::bench {
 
@@ -92,13 +93,14 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
   }
   for (int64_t r = 0; r < reduction_grid(plan); ++r) {
     TracedCta tc;
-    tc.cta = plan.grid + r;
+    tc.cta = r;
+    tc.launch = 1;
     tc.smid = t.reduction_ctas[static_cast<size_t>(r)].smid;
     tc.segments.emplace_back(reduction_segment(plan, r),
                              t.reduction_segments[static_cast<size_t>(r)]);
     ctas.push_back(std::move(tc));
   }
-  write_json_file(path, trace_to_json(plan, ctas, meta));
+  write_file_atomically(path, trace_to_json(plan, ctas, meta).dump() + "\n");
 }
 
 }  // namespace

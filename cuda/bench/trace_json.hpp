@@ -1,14 +1,15 @@
-// Chrome-trace JSON of a traced kernel run: one "X" event per phase (mac, store, wait, reduce,
-// epilogue) per segment, pid 0 (hardware), tid = SM id, microseconds from kernel start. The
-// simulator writes the same schema. Host-only.
+// Kernel trace records -> the shared timeline schema (sim/trace/timeline.hpp), so the kernel's
+// Chrome-trace JSON is written by the same code as the simulator's. Host-only.
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/kernel/trace_record.hpp"
 #include "sim/decomp/walk.hpp"
+#include "sim/trace/timeline.hpp"
 
 namespace lw::bench {
 
@@ -20,14 +21,16 @@ struct TraceMeta {
 // One traced CTA: its SM, and its segments paired with the host walk's Segment (for the role).
 struct TracedCta {
   int64_t cta = 0;
+  int32_t launch = 0;  // 0 = main kernel, 1 = separate reduction kernel
   int32_t smid = 0;
   std::vector<std::pair<Segment, cuda::SegmentTrace>> segments;
 };
 
-const char* role_name(Role r);
+// %globaltimer nanoseconds -> SegmentRecords in microseconds from the earliest segment start.
+std::vector<SegmentRecord> to_timeline(const std::vector<TracedCta>& ctas);
+
+// The Chrome-trace document (source "hw", time in us).
 nlohmann::json trace_to_json(const Plan& plan, const std::vector<TracedCta>& ctas,
                              const TraceMeta& meta);
-// Writes `j` to `path` through a temporary file and rename; throws on failure.
-void write_json_file(const std::string& path, const nlohmann::json& j);
 
 }  // namespace lw::bench

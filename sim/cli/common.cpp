@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "sim/util/atomic_file.hpp"
+#include "sim/util/shapes_csv.hpp"
 
 namespace lw::cli {
 
@@ -67,51 +68,13 @@ int64_t parse_dim(const std::string& text, const std::string& where) {
   return v;
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
 }  // namespace
-
-std::vector<Problem> read_shapes_csv(const std::string& path) {
-  std::istringstream in(read_file(user_path(path)));
-  std::string line;
-  int64_t line_no = 0;
-  bool header = false;
-  std::vector<Problem> shapes;
-  while (std::getline(in, line)) {
-    ++line_no;
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(t);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) cells.push_back(trim(cell));
-    const std::string where = path + ":" + std::to_string(line_no);
-    if (!header) {
-      if (cells.size() < 3 || cells[0] != "m" || cells[1] != "n" || cells[2] != "k") {
-        throw std::invalid_argument(where + ": expected header 'm,n,k'");
-      }
-      header = true;
-      continue;
-    }
-    if (cells.size() < 3) throw std::invalid_argument(where + ": expected 3 values m,n,k");
-    shapes.push_back(Problem{parse_dim(cells[0], where), parse_dim(cells[1], where),
-                             parse_dim(cells[2], where)});
-  }
-  if (!header) throw std::invalid_argument(path + ": empty shapes file (expected header m,n,k)");
-  if (shapes.empty()) throw std::invalid_argument(path + ": no shapes after the header");
-  return shapes;
-}
 
 std::vector<Problem> shapes_from(const po::variables_map& vm) {
   const bool flags = vm.count("m") || vm.count("n") || vm.count("k");
   if (vm.count("shapes")) {
     if (flags) throw std::invalid_argument("give either --m/--n/--k or --shapes, not both");
-    return read_shapes_csv(vm["shapes"].as<std::string>());
+    return read_shapes_csv(user_path(vm["shapes"].as<std::string>()));
   }
   if (!vm.count("m") || !vm.count("n") || !vm.count("k")) {
     throw std::invalid_argument("give --m, --n and --k (or --shapes FILE.csv)");

@@ -22,10 +22,9 @@ bool parse_or_help(int argc, char** argv, const po::options_description& desc,
 void add_gpu_options(po::options_description& desc);
 GpuSpec gpu_from(const po::variables_map& vm);
 
-// --m/--n/--k or --shapes FILE.csv (header m,n,k).
+// --m/--n/--k or --shapes FILE.csv (header naming m, n, k; see sim/util/shapes_csv.hpp).
 void add_shape_options(po::options_description& desc, bool allow_file);
 std::vector<Problem> shapes_from(const po::variables_map& vm);
-std::vector<Problem> read_shapes_csv(const std::string& path);
 
 // "128x128x64" -> TileShape; throws on malformed text.
 TileShape parse_tile(const std::string& text);

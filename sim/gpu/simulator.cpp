@@ -55,13 +55,12 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
         break;
       case kMacDone:
         ctas_[cta].t_mac_end = e.time;
-        ctas_[cta].t_wait_end = e.time;
         try_fixup(cta, e.time);
         break;
       case kWake:
         set_active(ctas_[cta].sm, +1);
         sm_wait_[ctas_[cta].sm] += e.time - ctas_[cta].t_wait_begin;
-        ctas_[cta].t_wait_end = e.time;
+        ctas_[cta].waited += e.time - ctas_[cta].t_wait_begin;
         try_fixup(cta, e.time);
         break;
       case kLoadDone:
@@ -157,14 +156,16 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   }
   c.t_start = t;
   c.loads_done = 0;
+  c.waited = 0;
   const CostContext ctx = context();
   const double mac = model_->mac(*plan_, c.seg, ctx);
   sm_busy_[c.sm] += mac;
+  c.t_mac_end = t + mac;
   switch (c.seg.role) {
     case Role::Whole: {
       const double epi = model_->epilogue(*plan_, c.seg, ctx);
       sm_busy_[c.sm] += epi;
-      c.t_mac_end = c.t_wait_end = t + mac;
+      c.t_fixup_end = t + mac;
       c.phase = kAction;
       queue_.push(t + mac + epi, kPriorityWork, kSegmentDone, cta);
       break;
@@ -172,26 +173,26 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     case Role::StorePartial: {
       const double store = model_->partial_store(*plan_, c.seg, ctx);
       sm_busy_[c.sm] += store;
-      c.t_mac_end = c.t_wait_end = t + mac;
+      c.t_fixup_end = t + mac + store;
       c.phase = kAction;
       queue_.push(t + mac + store, kPriorityWork, kSegmentDone, cta);
       break;
     }
     case Role::Accumulate:
     case Role::Final:
-      c.t_mac_end = c.t_wait_end = t + mac;
       if (all_flags_ready(c)) {
         // Flags only grow: ready now means ready after the MAC loop, so the whole segment
         // (MAC, loads or accumulate, epilogue) completes without another event.
+        const bool final = c.seg.role == Role::Final;
         const double fixup =
-            c.seg.role == Role::Accumulate
-                ? model_->partial_accumulate(*plan_, c.seg, ctx)
-                : static_cast<double>(c.seg.load_slots) * model_->partial_load(*plan_, c.seg, ctx) +
-                      model_->epilogue(*plan_, c.seg, ctx);
-        sm_busy_[c.sm] += fixup;
-        c.loads_done = c.seg.role == Role::Final ? c.seg.load_slots : 1;
+            final ? static_cast<double>(c.seg.load_slots) * model_->partial_load(*plan_, c.seg, ctx)
+                  : model_->partial_accumulate(*plan_, c.seg, ctx);
+        const double epi = final ? model_->epilogue(*plan_, c.seg, ctx) : 0.0;
+        sm_busy_[c.sm] += fixup + epi;
+        c.t_fixup_end = t + mac + fixup;
+        c.loads_done = final ? c.seg.load_slots : 1;
         c.phase = kAction;
-        queue_.push(t + mac + fixup, kPriorityWork, kSegmentDone, cta);
+        queue_.push(t + mac + fixup + epi, kPriorityWork, kSegmentDone, cta);
       } else {
         c.phase = kMac;
         queue_.push(t + mac, kPriorityWork, kMacDone, cta);
@@ -228,6 +229,7 @@ void Simulator::try_fixup(int64_t cta, double t) {
   if (c.loads_done >= loads_needed || (!slots_final && c.loads_done > 0)) {
     // Everything awaited is loaded: the epilogue (Final) or the segment is complete.
     if (c.seg.role == Role::Final) {
+      c.t_fixup_end = t;
       const double epi = model_->epilogue(*plan_, c.seg, context());
       sm_busy_[c.sm] += epi;
       c.phase = kAction;
@@ -282,7 +284,8 @@ void Simulator::finish_segment(int64_t cta, double t) {
     r.seg = c.seg;
     r.t_start = c.t_start;
     r.t_mac_end = c.t_mac_end;
-    r.t_wait_end = c.t_wait_end;
+    r.t_wait_end = c.t_mac_end + c.waited;
+    r.t_fixup_end = c.seg.role == Role::Accumulate ? t : c.t_fixup_end;
     r.t_end = t;
     result_.timeline.push_back(r);
   }

@@ -10,6 +10,7 @@
 #include "models/cost_model.hpp"
 #include "sim/decomp/walk.hpp"
 #include "sim/engine/event_queue.hpp"
+#include "sim/trace/timeline.hpp"
 
 namespace lw {
 
@@ -17,18 +18,6 @@ struct SimOptions {
   int64_t sms = 132;
   int64_t ctas_per_sm = 1;
   bool record_timeline = false;
-};
-
-// One executed segment, in the same schema as the kernels' per-CTA trace.
-struct SegmentRecord {
-  int64_t cta = 0;
-  int64_t sm = 0;
-  int32_t launch = 0;  // 0 = main kernel, 1 = separate reduction kernel
-  Segment seg;
-  double t_start = 0;     // segment begins (MAC loop starts)
-  double t_mac_end = 0;   // MAC loop done
-  double t_wait_end = 0;  // last flag wait satisfied (== t_mac_end when nothing was awaited)
-  double t_end = 0;       // fixup and epilogue done
 };
 
 struct SmStats {
@@ -67,7 +56,7 @@ class Simulator {
     int64_t pending_loads = 0;  // loads completing at the next kLoadDone
     int64_t next_waiter = -1;   // intrusive list of CTAs waiting on one flag
     int64_t waiting_flag = -1;
-    double t_start = 0, t_mac_end = 0, t_wait_begin = 0, t_wait_end = 0;
+    double t_start = 0, t_mac_end = 0, t_wait_begin = 0, waited = 0, t_fixup_end = 0;
     Phase phase = kIdle;
   };
 

@@ -51,18 +51,19 @@ nlohmann::json timeline_events(const std::vector<SegmentRecord>& timeline, const
     add_phase(events, "mac", r.t_start, r.t_mac_end, r, plan, pid);
     switch (r.seg.role) {
       case Role::Whole:
-        add_phase(events, "epilogue", r.t_mac_end, r.t_end, r, plan, pid);
+        add_phase(events, "epilogue", r.t_fixup_end, r.t_end, r, plan, pid);
         break;
       case Role::StorePartial:
-        add_phase(events, "store", r.t_mac_end, r.t_end, r, plan, pid);
+        add_phase(events, "store", r.t_mac_end, r.t_fixup_end, r, plan, pid);
         break;
       case Role::Accumulate:
         add_phase(events, "wait", r.t_mac_end, r.t_wait_end, r, plan, pid);
-        add_phase(events, "reduce", r.t_wait_end, r.t_end, r, plan, pid);
+        add_phase(events, "reduce", r.t_wait_end, r.t_fixup_end, r, plan, pid);
         break;
       case Role::Final:
         add_phase(events, "wait", r.t_mac_end, r.t_wait_end, r, plan, pid);
-        add_phase(events, "epilogue", r.t_wait_end, r.t_end, r, plan, pid);
+        add_phase(events, "reduce", r.t_wait_end, r.t_fixup_end, r, plan, pid);
+        add_phase(events, "epilogue", r.t_fixup_end, r.t_end, r, plan, pid);
         break;
     }
   }

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/gpu/simulator.hpp"
+#include "sim/decomp/plan.hpp"
+#include "sim/trace/timeline.hpp"
 
 namespace lw {
 

@@ -35,8 +35,8 @@ expect_error "unknown schedule 'foo'" predict --gpu h200 --m 128 --n 128 --k 128
 expect_error "split count" predict --gpu h200 --m 128 --n 128 --k 128 --schedule splitk
 expect_error "positive integer" predict --gpu h200 --m 128 --n 128 --k 128 --schedule splitk:0
 expect_error "bad_value.csv:3" predict --gpu h200 --shapes "$tmp/bad_value.csv"
-expect_error "expected header" predict --gpu h200 --shapes "$tmp/bad_header.csv"
-expect_error "short_row.csv:2" predict --gpu h200 --shapes "$tmp/short_row.csv"
+expect_error "bad_header.csv:1: header must name" predict --gpu h200 --shapes "$tmp/bad_header.csv"
+expect_error "short_row.csv:2: missing column" predict --gpu h200 --shapes "$tmp/short_row.csv"
 expect_error "no shapes" predict --gpu h200 --shapes "$tmp/no_rows.csv"
 expect_error "cannot read" predict --gpu h200 --shapes "$tmp/missing.csv"
 expect_error "unknown cost model" predict --gpu h200 --m 128 --n 128 --k 128 --model nope

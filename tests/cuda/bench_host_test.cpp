@@ -6,10 +6,10 @@
 
 #include "cuda/bench/host_ref.hpp"
 #include "cuda/bench/partition.hpp"
-#include "cuda/bench/shapes_csv.hpp"
 #include "cuda/bench/stats.hpp"
 #include "cuda/bench/trace_json.hpp"
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/util/shapes_csv.hpp"
 
 using namespace lw;
 using namespace lw::bench;

@@ -1,14 +1,13 @@
-// Shapes CSV reader and atomic file writer (see shapes_csv.hpp).
-#include "cuda/bench/shapes_csv.hpp"
+// Shapes CSV reader (see shapes_csv.hpp).
+#include "sim/util/shapes_csv.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-namespace lw::bench {
+namespace lw {
 
 namespace {
 
@@ -71,18 +70,4 @@ std::vector<Problem> read_shapes_csv(const std::string& path) {
   return parse_shapes_csv(ss.str(), path);
 }
 
-void write_file_atomic(const std::string& path, const std::string& contents) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-    f << contents;
-    if (!f) throw std::runtime_error("write failed: " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot rename " + tmp + " to " + path);
-  }
-}
-
-}  // namespace lw::bench
+}  // namespace lw
