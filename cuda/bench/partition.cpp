@@ -11,10 +11,30 @@ namespace lw::bench {
 
 namespace {
 
+// Driver API version the entry points are requested for (the toolkit this is built with).
+constexpr unsigned kDriverApiVersion = CUDART_VERSION;
+
+// Driver functions are looked up through the runtime instead of linking libcuda, so the binary
+// starts (for --help and input checks) on machines without a GPU driver.
+template <class Fn>
+Fn* driver(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  cuda::check_cuda(
+      cudaGetDriverEntryPointByVersion(name, &fn, kDriverApiVersion, cudaEnableDefault, &found),
+      name);
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
+    throw std::runtime_error(std::string("the CUDA driver has no ") + name);
+  }
+  return reinterpret_cast<Fn*>(fn);
+}
+
+#define LW_DRIVER(fn) driver<decltype(fn)>(#fn)
+
 void check_cu(CUresult r, const char* what) {
   if (r == CUDA_SUCCESS) return;
   const char* msg = nullptr;
-  cuGetErrorString(r, &msg);
+  LW_DRIVER(cuGetErrorString)(r, &msg);
   throw std::runtime_error(std::string(what) + ": " + (msg ? msg : "unknown driver error"));
 }
 
@@ -36,28 +56,31 @@ Partition::Partition(int device, int64_t sms) {
     cuda::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream");
     return;
   }
-  check_cu(cuInit(0), "cuInit");
+  check_cu(LW_DRIVER(cuInit)(0), "cuInit");
   CUdevice dev;
-  check_cu(cuDeviceGet(&dev, device), "cuDeviceGet");
+  check_cu(LW_DRIVER(cuDeviceGet)(&dev, device), "cuDeviceGet");
   CUdevResource whole{};
-  check_cu(cuDeviceGetDevResource(dev, &whole, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource");
+  check_cu(LW_DRIVER(cuDeviceGetDevResource)(dev, &whole, CU_DEV_RESOURCE_TYPE_SM),
+           "cuDeviceGetDevResource");
   CUdevResource part{};
   CUdevResource rest{};
   unsigned groups = 1;
-  check_cu(
-      cuDevSmResourceSplitByCount(&part, &groups, &whole, &rest, 0, static_cast<unsigned>(sms)),
-      "cuDevSmResourceSplitByCount");
+  check_cu(LW_DRIVER(cuDevSmResourceSplitByCount)(&part, &groups, &whole, &rest, 0,
+                                                  static_cast<unsigned>(sms)),
+           "cuDevSmResourceSplitByCount");
   if (groups != 1)
     throw std::runtime_error("green context: no group of " + std::to_string(sms) + " SMs");
   CUdevResourceDesc desc;
-  check_cu(cuDevResourceGenerateDesc(&desc, &part, 1), "cuDevResourceGenerateDesc");
-  check_cu(cuGreenCtxCreate(&green_, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
+  check_cu(LW_DRIVER(cuDevResourceGenerateDesc)(&desc, &part, 1), "cuDevResourceGenerateDesc");
+  check_cu(LW_DRIVER(cuGreenCtxCreate)(&green_, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM),
+           "cuGreenCtxCreate");
   CUcontext ctx;
-  check_cu(cuCtxFromGreenCtx(&ctx, green_), "cuCtxFromGreenCtx");
-  check_cu(cuCtxGetCurrent(&previous_), "cuCtxGetCurrent");
-  check_cu(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+  check_cu(LW_DRIVER(cuCtxFromGreenCtx)(&ctx, green_), "cuCtxFromGreenCtx");
+  check_cu(LW_DRIVER(cuCtxGetCurrent)(&previous_), "cuCtxGetCurrent");
+  check_cu(LW_DRIVER(cuCtxSetCurrent)(ctx), "cuCtxSetCurrent");
   CUstream s;
-  check_cu(cuGreenCtxStreamCreate(&s, green_, CU_STREAM_NON_BLOCKING, 0), "cuGreenCtxStreamCreate");
+  check_cu(LW_DRIVER(cuGreenCtxStreamCreate)(&s, green_, CU_STREAM_NON_BLOCKING, 0),
+           "cuGreenCtxStreamCreate");
   stream_ = s;
   sms_ = part.sm.smCount;
 }
@@ -65,8 +88,11 @@ Partition::Partition(int device, int64_t sms) {
 Partition::~Partition() {
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
   if (green_ != nullptr) {
-    cuCtxSetCurrent(previous_);
-    cuGreenCtxDestroy(green_);
+    try {  // best effort on teardown: a destructor must not throw
+      LW_DRIVER(cuCtxSetCurrent)(previous_);
+      LW_DRIVER(cuGreenCtxDestroy)(green_);
+    } catch (const std::exception&) {
+    }
   }
 }
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# lastwave-bench starts without a GPU driver (driver API through runtime entry points): --help
+# works, bad input is one line on stderr with a non-zero exit, and on a machine without a GPU a
+# valid run fails cleanly (one line, no crash) instead of hanging or aborting.
+set -uo pipefail
+bench="$1"
+failures=0
+"$bench" --help >/dev/null || { echo "FAIL: --help"; failures=$((failures + 1)); }
+
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern="$1"
+  shift
+  local err rc
+  err=$("$bench" "$@" 2>&1 >/dev/null)
+  rc=$?
+  if [[ $rc -eq 0 || $rc -ge 128 || $(wc -l <<<"$err") -ne 1 ]] || ! grep -q -- "$pattern" <<<"$err"; then
+    echo "FAIL: lastwave-bench $* -> rc=$rc: $err"
+    failures=$((failures + 1))
+  fi
+}
+expect_error ">= 1" --m 0 --n 128 --k 128 --decomposition dp
+expect_error "unknown schedule 'foo'" --m 128 --n 128 --k 128 --decomposition foo
+expect_error "reduction" --m 128 --n 128 --k 128 --decomposition dp --reduction sometimes
+expect_error "" --shapes /nonexistent.csv --decomposition dp
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  expect_error "" --m 128 --n 128 --k 128 --decomposition dp
+fi
+exit $((failures > 0))
