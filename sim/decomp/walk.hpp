@@ -148,6 +148,13 @@ LW_HD bool walk_next(const Plan& p, CtaWalk& w, Segment& s) {
     if (id < p.split_units) {
       w.unit = id;
       w.range = unit_range(p, id);
+      // CUTLASS: a stream-K unit that snapping left with no k-tiles is an invalid work tile,
+      // and the kernel's work loop ends there for that CTA.
+      if (p.split_mode == SplitMode::CutlassStream && w.range.begin == w.range.end) {
+        w.unit = -1;
+        w.next_work = p.work_units;
+        return false;
+      }
       continue;
     }
     s = Segment{};
