@@ -23,10 +23,9 @@ int cmd_compare(int argc, char** argv) {
       "schedule",
       po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass,two-tile"),
       "comma-separated schedules (dp is added as the baseline)")(
-      "tile", po::value<std::string>()->default_value("128x128x64"), "CTA tile MxNxK")(
-      "reduction", po::value<std::string>()->default_value("deterministic"),
-      "deterministic|atomic")("format", po::value<std::string>()->default_value("table"),
-                              "table|csv")("out", po::value<std::string>(), "write to this file");
+      "format", po::value<std::string>()->default_value("table"), "table|csv")(
+      "out", po::value<std::string>(), "write to this file");
+  add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
   add_model_options(desc);
@@ -45,12 +44,7 @@ int cmd_compare(int argc, char** argv) {
   const size_t dp_index =
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
-  PredictSetup setup;
-  setup.tile = parse_tile(vm["tile"].as<std::string>());
-  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
-  setup.reduction = parse_reduction(vm["reduction"].as<std::string>());
-  setup.model = model.get();
-  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes);
   const auto rows = predict_all(shapes, schedules, setup);
 
   const size_t ns = schedules.size();

@@ -12,10 +12,9 @@ int cmd_plan(int argc, char** argv) {
   po::options_description desc("lastwave plan");
   desc.add_options()("help,h", "show this help")("schedule", po::value<std::string>(),
                                                  "one schedule name (see lastwave predict --help)")(
-      "tile", po::value<std::string>()->default_value("128x128x64"), "CTA tile MxNxK")(
-      "reduction", po::value<std::string>()->default_value("deterministic"),
-      "deterministic|atomic")("format", po::value<std::string>()->default_value("table"),
-                              "table|csv")("out", po::value<std::string>(), "write to this file");
+      "format", po::value<std::string>()->default_value("table"), "table|csv")(
+      "out", po::value<std::string>(), "write to this file");
+  add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, false);
   po::variables_map vm;
@@ -30,9 +29,8 @@ int cmd_plan(int argc, char** argv) {
   if (schedule == "best") throw std::invalid_argument("'best' is not a plan; use lastwave predict");
   const GpuSpec gpu = gpu_from(vm);
   const Problem problem = shapes_from(vm).at(0);
-  const Planned planned = plan_schedule(schedule, problem, parse_tile(vm["tile"].as<std::string>()),
-                                        GpuShape{gpu.sms, gpu.ctas_per_sm},
-                                        parse_reduction(vm["reduction"].as<std::string>()));
+  const Planned planned = plan_schedule(schedule, problem, tile_from(vm),
+                                        GpuShape{gpu.sms, gpu.ctas_per_sm}, reduction_from(vm));
   const Plan& p = planned.plan;
   std::ostringstream o;
   if (format == "csv") {

@@ -121,13 +121,11 @@ int cmd_predict(int argc, char** argv) {
       "schedule", po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass"),
       "comma-separated schedules: dp, dp-persistent, splitk:S, splitk-sep:S, streamk[:G], "
       "cutlass, cutlass-dp, cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile, best")(
-      "tile", po::value<std::string>()->default_value("128x128x64"), "CTA tile MxNxK")(
-      "reduction", po::value<std::string>()->default_value("deterministic"),
-      "deterministic|atomic")("format", po::value<std::string>()->default_value("table"),
-                              "table|csv|json")("out", po::value<std::string>(),
-                                                "write to this file instead of stdout")(
+      "format", po::value<std::string>()->default_value("table"), "table|csv|json")(
+      "out", po::value<std::string>(), "write to this file instead of stdout")(
       "trace", po::value<std::string>(),
       "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON");
+  add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
   add_model_options(desc);
@@ -142,12 +140,7 @@ int cmd_predict(int argc, char** argv) {
   const auto shapes = shapes_from(vm);
   const auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
   const auto model = model_from(vm, gpu);
-  PredictSetup setup;
-  setup.tile = parse_tile(vm["tile"].as<std::string>());
-  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
-  setup.reduction = parse_reduction(vm["reduction"].as<std::string>());
-  setup.model = model.get();
-  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes);
 
   if (vm.count("trace")) {
     if (shapes.size() != 1 || schedules.size() != 1) {

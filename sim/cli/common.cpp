@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
 
@@ -96,6 +97,32 @@ TileShape parse_tile(const std::string& text) {
   }
   if (i != 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
   return t;
+}
+
+void add_plan_options(po::options_description& desc) {
+  desc.add_options()("tile", po::value<std::string>()->default_value("128x128x64"),
+                     "CTA tile MxNxK")("reduction",
+                                       po::value<std::string>()->default_value("deterministic"),
+                                       "deterministic|atomic");
+}
+
+TileShape tile_from(const po::variables_map& vm) {
+  return parse_tile(vm["tile"].as<std::string>());
+}
+
+Reduction reduction_from(const po::variables_map& vm) {
+  return parse_reduction(vm["reduction"].as<std::string>());
+}
+
+PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
+                                const CostModel& model, const std::vector<Problem>& shapes) {
+  PredictSetup setup;
+  setup.tile = tile_from(vm);
+  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
+  setup.reduction = reduction_from(vm);
+  setup.model = &model;
+  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  return setup;
 }
 
 void add_model_options(po::options_description& desc) {

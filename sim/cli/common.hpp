@@ -9,6 +9,7 @@
 #include "models/registry.hpp"
 #include "sim/decomp/planners/planners.hpp"
 #include "sim/gpu/gpu_spec.hpp"
+#include "sim/predict/predict.hpp"
 
 namespace lw::cli {
 
@@ -28,6 +29,15 @@ std::vector<Problem> shapes_from(const po::variables_map& vm);
 
 // "128x128x64" -> TileShape; throws on malformed text.
 TileShape parse_tile(const std::string& text);
+
+// --tile MxNxK and --reduction deterministic|atomic.
+void add_plan_options(po::options_description& desc);
+TileShape tile_from(const po::variables_map& vm);
+Reduction reduction_from(const po::variables_map& vm);
+
+// Tile, GPU shape, reduction and model for predict/compare; validates every shape against them.
+PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
+                                const CostModel& model, const std::vector<Problem>& shapes);
 
 // --model NAME|FILE.json and --param name=value,...
 void add_model_options(po::options_description& desc);
