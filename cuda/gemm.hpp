@@ -1,6 +1,7 @@
 // Host API of the CUDA GEMM: C = A * B^T-layout (A MxK, B NxK row-major, bf16), fp32 accumulate,
 // executing any lw::Plan. Checks co-residency, owns workspace/flags/trace buffers, launches.
 #pragma once
+#include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -14,6 +15,15 @@
 namespace lw::cuda {
 
 enum class OutType { BF16, F32 };
+
+// Ladder step of the MAC loop: 1 = mma.sync + cp.async (256 threads), 2 = wgmma + TMA, warp-
+// specialised (384 threads, sm_90a). Wgmma launches fall back to Mma when K % 8 != 0 or an operand
+// is not 16-byte aligned (TMA needs 16-byte row strides), decided per launch.
+enum class Mainloop { Mma, Wgmma };
+
+// "mma" | "wgmma" -> Mainloop; throws std::invalid_argument otherwise.
+Mainloop parse_mainloop(const std::string& name);
+const char* mainloop_name(Mainloop m);
 
 struct Operands {
   const __nv_bfloat16* a = nullptr;  // M x K row-major
@@ -37,7 +47,8 @@ class GemmLauncher {
  public:
   // For the current device/context, a partition of `partition_sms` SMs. Throws on a plan that
   // cannot run (see plan_launch) or a CUDA failure.
-  GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out, bool traced);
+  GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out, bool traced,
+               Mainloop mainloop = Mainloop::Wgmma);
   ~GemmLauncher();
   GemmLauncher(const GemmLauncher&) = delete;
   GemmLauncher& operator=(const GemmLauncher&) = delete;
@@ -50,20 +61,30 @@ class GemmLauncher {
   const LaunchShape& shape() const { return shape_; }
   const Plan& plan() const { return plan_; }
   int64_t ctas_per_sm() const { return ctas_per_sm_; }
+  Mainloop mainloop() const { return mainloop_; }
+  // The mainloop the last launch ran (Mma for a Wgmma launcher's fallback).
+  Mainloop last_launched() const { return last_; }
 
  private:
   Plan plan_;
   OutType out_;
   bool traced_;
+  Mainloop mainloop_;
+  Mainloop last_;
   LaunchShape shape_;
   int64_t ctas_per_sm_ = 0;
   float* workspace_ = nullptr;
   int32_t* flags_ = nullptr;
   CtaTrace* trace_ctas_ = nullptr;
   SegmentTrace* trace_segments_ = nullptr;
+  const void* map_a_ptr_ = nullptr;  // operands the cached tensor maps describe
+  const void* map_b_ptr_ = nullptr;
+  CUtensorMap map_a_{};
+  CUtensorMap map_b_{};
 };
 
-// Occupancy (CTAs per SM) of the main kernel instantiation, in the current context.
-int64_t kernel_ctas_per_sm(OutType out, bool traced);
+// Occupancy (CTAs per SM) of the main kernel instantiation, in the current context; for Wgmma the
+// smaller of its own and its Mma fallback's.
+int64_t kernel_ctas_per_sm(OutType out, bool traced, Mainloop mainloop = Mainloop::Wgmma);
 
 }  // namespace lw::cuda

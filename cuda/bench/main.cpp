@@ -9,6 +9,7 @@
 
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/runner.hpp"
+#include "cuda/gemm.hpp"
 #include "cuda/kernel/config.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
       "lastwave-bench: CUDA GEMM decompositions vs cuBLAS on an H100/H200\n"
       "usage: lastwave-bench (--m M --n N --k K | --shapes FILE.csv) --decomposition LIST [opts]");
   std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
+  std::string mainloop = "wgmma";
   int64_t m = 0, n = 0, k = 0, splits = 2;
   int reps = 20, warmup = 3;
   desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
@@ -69,7 +71,10 @@ int main(int argc, char** argv) {
       "cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile")(
       "splits", po::value(&splits), "split count for names given without ':S' (default 2)")(
       "reduction", po::value(&reduction), "deterministic | atomic (default deterministic)")(
-      "sms", po::value(&sms_list), "comma list of SM counts (green contexts; default whole GPU)")(
+      "mainloop", po::value(&mainloop),
+      "comma list of mma (ladder step 1: mma.sync + cp.async) | wgmma (step 2: wgmma + TMA, "
+      "warp-specialised; default)")("sms", po::value(&sms_list),
+                                    "comma list of SM counts (green contexts; default whole GPU)")(
       "reps", po::value(&reps), "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
       "out", po::value(&out), "CSV output file (default stdout)")(
@@ -104,6 +109,16 @@ int main(int argc, char** argv) {
     }
     opt.reduction = parse_reduction(reduction);
     opt.reduction_name = reduction;
+    opt.mainloops.clear();
+    {
+      std::stringstream ml(mainloop);
+      std::string item;
+      while (std::getline(ml, item, ',')) {
+        cuda::parse_mainloop(item);  // throws on an unknown name
+        opt.mainloops.push_back(item);
+      }
+      if (opt.mainloops.empty()) throw std::invalid_argument("--mainloop: empty list");
+    }
     if (reps < 1 || warmup < 0) throw std::invalid_argument("--reps must be >= 1, --warmup >= 0");
     opt.reps = reps;
     opt.warmup = warmup;
@@ -124,7 +139,8 @@ int main(int argc, char** argv) {
     const int64_t all = device_sms(kDevice);
     if (sms.empty()) sms = {all};
     for (int64_t s : sms) check_partition_request(s, all);
-    opt.single_config = opt.shapes.size() == 1 && opt.schedules.size() == 1 && sms.size() == 1;
+    opt.single_config = opt.shapes.size() == 1 && opt.schedules.size() == 1 && sms.size() == 1 &&
+                        opt.mainloops.size() == 1;
     Fp64Cache fp64;
     for (int64_t s : sms) run_partition(kDevice, s, opt, fp64, rows);
   } catch (const std::invalid_argument& e) {

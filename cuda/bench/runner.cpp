@@ -108,14 +108,14 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok\n";
+         "ok,mainloop\n";
 }
 
 std::string csv_row(const ResultRow& r, const std::string& reduction) {
   char buf[512];
   std::snprintf(buf, sizeof(buf),
                 "%lld,%lld,%lld,%lld,%s,%s,%lld,%lld,%.5f,%.5f,%.5f,%.2f,%.5f,%.2f,%.3e,%.3e,%.0f,"
-                "%s,%lld,%lld,%lld,%lld,%d\n",
+                "%s,%lld,%lld,%lld,%lld,%d,%s\n",
                 static_cast<long long>(r.shape.m), static_cast<long long>(r.shape.n),
                 static_cast<long long>(r.shape.k), static_cast<long long>(r.sms),
                 r.schedule.c_str(), reduction.c_str(), static_cast<long long>(r.splits),
@@ -123,7 +123,7 @@ std::string csv_row(const ResultRow& r, const std::string& reduction) {
                 r.cublas_ms, r.cublas_tflops, r.rel_err, r.rel_err_fp64, r.sm_clock_mhz,
                 r.choice.c_str(), static_cast<long long>(r.tiles),
                 static_cast<long long>(r.k_tiles), static_cast<long long>(r.sk_tiles),
-                static_cast<long long>(r.sk_units), r.ok ? 1 : 0);
+                static_cast<long long>(r.sk_units), r.ok ? 1 : 0, r.mainloop.c_str());
   return buf;
 }
 
@@ -150,7 +150,8 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
   const int64_t sms = part.sms();
   CublasRef blas(s, sms);
   L2Flusher flush(device);
-  const int64_t ctas_per_sm = cuda::kernel_ctas_per_sm(cuda::OutType::BF16, false);
+  std::vector<cuda::Mainloop> mainloops;
+  for (const auto& m : opt.mainloops) mainloops.push_back(cuda::parse_mainloop(m));
   const TileShape tile{cuda::KernelConfig::kTileM, cuda::KernelConfig::kTileN,
                        cuda::KernelConfig::kTileK};
   for (const Problem& shape : opt.shapes) {
@@ -176,68 +177,76 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       }
       ref64 = &fp64[key];
     }
-    for (const std::string& name : opt.schedules) {
-      const Planned planned =
-          plan_schedule(name, shape, tile, GpuShape{sms, ctas_per_sm}, opt.reduction);
-      const Plan& plan = planned.plan;
-      cuda::GemmLauncher gemm(plan, sms, cuda::OutType::BF16, false);
-      const cuda::Operands ops{a.p, b.p, c.p};
-      ResultRow r;
-      r.shape = shape;
-      r.sms = sms;
-      r.schedule = name;
-      r.choice = planned.choice_label();
-      r.splits = plan.splits;
-      r.grid = plan.grid;
-      r.tiles = plan.tiles;
-      r.k_tiles = plan.k_tiles;
-      r.sk_tiles = plan.split_tiles;
-      r.sk_units = plan.split_units;
-      poison(c.p, mn, kBf16Bytes, s);
-      gemm.launch(ops, s);
-      const Comparison cmp = compare(c.p, c_ref.p, mn, kBf16Bytes, s);
-      r.rel_err = cmp.nonfinite ? NAN : cmp.rel_err();
-      if (ref64 != nullptr) r.rel_err_fp64 = rel_frobenius_bf16(to_host(c.p, mn), *ref64);
-      r.ok = cmp.nonfinite == 0 && r.rel_err < opt.tolerance &&
-             (ref64 == nullptr || r.rel_err_fp64 < opt.tolerance);
-      const SampleStats st =
-          summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] { gemm.launch(ops, s); }));
-      r.sm_clock_mhz = probe_sm_clock_mhz(s);
-      r.median_ms = st.median;
-      r.p10_ms = st.p10;
-      r.p90_ms = st.p90;
-      r.tflops = tflops(shape, st.median);
-      r.cublas_ms = blas_ms;
-      r.cublas_tflops = tflops(shape, blas_ms);
-      if (!opt.trace_path.empty()) {
-        cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true);
-        poison(c_trace.p, mn, kBf16Bytes, s);
-        traced.launch(cuda::Operands{a.p, b.p, c_trace.p}, s);
-        const cuda::TraceResult t = traced.read_trace(s);
-        if (opt.reduction == Reduction::Deterministic &&
-            compare(c_trace.p, c.p, mn, kBf16Bytes, s).bits_differ != 0) {
-          std::fprintf(stderr, "warning: traced output differs from untraced for %s\n",
-                       name.c_str());
-          r.ok = false;
+    for (const std::string& name : opt.schedules)
+      for (const cuda::Mainloop ml : mainloops) {
+        const int64_t ctas_per_sm = cuda::kernel_ctas_per_sm(cuda::OutType::BF16, false, ml);
+        const Planned planned =
+            plan_schedule(name, shape, tile, GpuShape{sms, ctas_per_sm}, opt.reduction);
+        const Plan& plan = planned.plan;
+        cuda::GemmLauncher gemm(plan, sms, cuda::OutType::BF16, false, ml);
+        const cuda::Operands ops{a.p, b.p, c.p};
+        ResultRow r;
+        r.shape = shape;
+        r.sms = sms;
+        r.schedule = name;
+        r.choice = planned.choice_label();
+        r.splits = plan.splits;
+        r.grid = plan.grid;
+        r.tiles = plan.tiles;
+        r.k_tiles = plan.k_tiles;
+        r.sk_tiles = plan.split_tiles;
+        r.sk_units = plan.split_units;
+        poison(c.p, mn, kBf16Bytes, s);
+        gemm.launch(ops, s);
+        r.mainloop = cuda::mainloop_name(gemm.last_launched());
+        const Comparison cmp = compare(c.p, c_ref.p, mn, kBf16Bytes, s);
+        r.rel_err = cmp.nonfinite ? NAN : cmp.rel_err();
+        if (ref64 != nullptr) r.rel_err_fp64 = rel_frobenius_bf16(to_host(c.p, mn), *ref64);
+        r.ok = cmp.nonfinite == 0 && r.rel_err < opt.tolerance &&
+               (ref64 == nullptr || r.rel_err_fp64 < opt.tolerance);
+        const SampleStats st =
+            summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] { gemm.launch(ops, s); }));
+        r.sm_clock_mhz = probe_sm_clock_mhz(s);
+        r.median_ms = st.median;
+        r.p10_ms = st.p10;
+        r.p90_ms = st.p90;
+        r.tflops = tflops(shape, st.median);
+        r.cublas_ms = blas_ms;
+        r.cublas_tflops = tflops(shape, blas_ms);
+        if (!opt.trace_path.empty()) {
+          cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true, ml);
+          poison(c_trace.p, mn, kBf16Bytes, s);
+          traced.launch(cuda::Operands{a.p, b.p, c_trace.p}, s);
+          const cuda::TraceResult t = traced.read_trace(s);
+          if (opt.reduction == Reduction::Deterministic &&
+              compare(c_trace.p, c.p, mn, kBf16Bytes, s).bits_differ != 0) {
+            std::fprintf(stderr, "warning: traced output differs from untraced for %s\n",
+                         name.c_str());
+            r.ok = false;
+          }
+          TraceMeta meta{shape.m, shape.n, shape.k, sms, name};
+          const std::string label =
+              mainloops.size() > 1 ? name + "-" + cuda::mainloop_name(ml) : name;
+          write_trace(plan, t, meta,
+                      trace_file(opt.trace_path, opt.single_config, shape, sms, label));
         }
-        TraceMeta meta{shape.m, shape.n, shape.k, sms, name};
-        write_trace(plan, t, meta, trace_file(opt.trace_path, opt.single_config, shape, sms, name));
+        if (!r.ok) {
+          std::fprintf(stderr,
+                       "FAILED %lldx%lldx%lld sms=%lld %s: rel_err %.3e fp64 %.3e nonfinite %lld\n",
+                       static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+                       static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
+                       r.rel_err, r.rel_err_fp64, static_cast<long long>(cmp.nonfinite));
+        }
+        std::fprintf(
+            stderr,
+            "%5lld %5lld %5lld sms=%3lld %-18s %-5s grid=%5lld %8.4f ms %7.1f TF/s  cublas "
+            "%8.4f ms  err %.2e\n",
+            static_cast<long long>(shape.m), static_cast<long long>(shape.n),
+            static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
+            r.mainloop.c_str(), static_cast<long long>(r.grid), r.median_ms, r.tflops, r.cublas_ms,
+            r.rel_err);
+        rows.push_back(r);
       }
-      if (!r.ok) {
-        std::fprintf(stderr,
-                     "FAILED %lldx%lldx%lld sms=%lld %s: rel_err %.3e fp64 %.3e nonfinite %lld\n",
-                     static_cast<long long>(shape.m), static_cast<long long>(shape.n),
-                     static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
-                     r.rel_err, r.rel_err_fp64, static_cast<long long>(cmp.nonfinite));
-      }
-      std::fprintf(stderr,
-                   "%5lld %5lld %5lld sms=%3lld %-18s grid=%5lld %8.4f ms %7.1f TF/s  cublas %8.4f "
-                   "ms  err %.2e\n",
-                   static_cast<long long>(shape.m), static_cast<long long>(shape.n),
-                   static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
-                   static_cast<long long>(r.grid), r.median_ms, r.tflops, r.cublas_ms, r.rel_err);
-      rows.push_back(r);
-    }
   }
 }
 

@@ -17,6 +17,7 @@ struct BenchOptions {
   std::vector<std::string> schedules;
   Reduction reduction = Reduction::Deterministic;
   std::string reduction_name = "deterministic";
+  std::vector<std::string> mainloops = {"wgmma"};  // ladder steps to run, each a CSV row
   int warmup = 3;
   int reps = 20;
   std::string trace_path;  // empty = no traces
@@ -29,6 +30,7 @@ struct ResultRow {
   Problem shape;
   int64_t sms = 0;
   std::string schedule, choice;
+  std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
   int64_t splits = 0, grid = 0, tiles = 0, k_tiles = 0, sk_tiles = 0, sk_units = 0;
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
   double cublas_ms = 0, cublas_tflops = 0;

@@ -1,12 +1,13 @@
 // Epilogue: writes the fp32 accumulator of one output tile to C (bf16 or fp32), masking rows and
-// columns beyond M and N.
+// columns beyond M and N. L is the accumulator's thread layout (frag_layout.cuh).
 #pragma once
 #include <cuda_bf16.h>
 
 #include <cstdint>
 #include <type_traits>
 
-#include "cuda/kernel/mainloop.cuh"
+#include "cuda/kernel/frag_layout.cuh"
+#include "cuda/kernel/params.hpp"
 
 namespace lw::cuda {
 
@@ -31,29 +32,25 @@ __device__ __forceinline__ void store_pair(OutT* c, int64_t row, int64_t col, in
   }
 }
 
-template <typename OutT>
+template <class L, typename OutT>
 __device__ __forceinline__ void epilogue(const GemmParams& p, int64_t tile_m, int64_t tile_n,
                                          const Accum& acc) {
   OutT* c = static_cast<OutT*>(p.c);
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  const int64_t row0 = tile_m * Cfg::kTileM + (warp / Cfg::kWarpsN) * kWarpTileM + lane / 4;
-  const int64_t col0 = tile_n * Cfg::kTileN + (warp % Cfg::kWarpsN) * kWarpTileN + (lane % 4) * 2;
+  const int64_t tile_row = tile_m * KernelConfig::kTileM;
+  const int64_t tile_col = tile_n * KernelConfig::kTileN;
   const bool even_n = p.n % 2 == 0;  // paired stores stay aligned
 #pragma unroll
-  for (int mi = 0; mi < kFragsM; ++mi)
+  for (int f = 0; f < kFrags; ++f) {
+    const int64_t col = tile_col + L::origin_col(f);
+    if (col >= p.n) continue;
+    const float* v = frag(acc, f);
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
-      const int64_t row = row0 + mi * kMmaM + half * 8;
+      const int64_t row = tile_row + L::origin_row(f) + half * kFragRows;
       if (row >= p.m) continue;
-#pragma unroll
-      for (int ni = 0; ni < kFragsN; ++ni) {
-        const int64_t col = col0 + ni * kMmaN;
-        if (col >= p.n) continue;
-        const float* f = acc.v[mi][ni];
-        store_pair<OutT>(c, row, col, p.n, f[2 * half], f[2 * half + 1], even_n && col + 1 < p.n);
-      }
+      store_pair<OutT>(c, row, col, p.n, v[2 * half], v[2 * half + 1], even_n && col + 1 < p.n);
     }
+  }
 }
 
 }  // namespace lw::cuda

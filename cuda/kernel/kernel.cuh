@@ -1,5 +1,6 @@
 // The composing kernels: each CTA walks its segments of the Plan (sim/decomp/walk.hpp) and runs
 // mainloop -> fixup -> epilogue for each; a second kernel runs the separate split-K reduction.
+// Ladder step 1 (mma.sync) here; step 2 (wgmma, warp-specialised) in kernel_wgmma.cuh.
 #pragma once
 #include "cuda/kernel/epilogue.cuh"
 #include "cuda/kernel/fixup.cuh"
@@ -8,19 +9,20 @@
 
 namespace lw::cuda {
 
-template <bool kTraced, typename OutT>
+// One segment on the accumulator owners of layout L: mac(tile_m, tile_n, s, acc) fills acc.
+template <bool kTraced, typename OutT, class L, class Mac>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
-                                            char* smem, SegmentTrace* rec) {
+                                            SegmentTrace* rec, Mac&& mac) {
   const uint64_t t_start = kTraced ? ptx::globaltimer() : 0;
   const int64_t tm = tile_coord_m(plan, s.tile);
   const int64_t tn = tile_coord_n(plan, s.tile);
   Accum acc;
-  mainloop(p, tm, tn, s.k_begin, s.k_end, smem, acc);
+  mac(tm, tn, s, acc);
   const uint64_t t_mac_end = kTraced ? ptx::globaltimer() : 0;
-  const uint64_t waited = fixup<kTraced>(plan, p, s, acc);
+  const uint64_t waited = fixup<L, kTraced>(plan, p, s, acc);
   const uint64_t t_fixup_end = kTraced ? ptx::globaltimer() : 0;
-  if (s.role == Role::Whole || s.role == Role::Final) epilogue<OutT>(p, tm, tn, acc);
-  if (kTraced && threadIdx.x == 0 && rec != nullptr) {
+  if (s.role == Role::Whole || s.role == Role::Final) epilogue<L, OutT>(p, tm, tn, acc);
+  if (kTraced && L::tid() == 0 && rec != nullptr) {
     rec->work_id = s.work_id;
     rec->tile = s.tile;
     rec->k_begin = s.k_begin;
@@ -39,15 +41,15 @@ __device__ __forceinline__ SegmentTrace* trace_slot(const GemmParams& p, int64_t
   return p.trace.segments + static_cast<int64_t>(blockIdx.x) * p.trace.max_segments + i;
 }
 
-template <bool kTraced>
+template <bool kTraced, class L>
 __device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments) {
-  if (kTraced && threadIdx.x == 0) {
+  if (kTraced && L::tid() == 0) {
     p.trace.ctas[blockIdx.x].smid = ptx::smid();
     p.trace.ctas[blockIdx.x].segments = segments;
   }
 }
 
-// Main launch: plan.grid CTAs. The Plan is a POD kernel parameter.
+// Main launch (step 1): plan.grid CTAs of KernelConfig::kThreads. The Plan is a POD parameter.
 template <bool kTraced, typename OutT>
 __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
     gemm_kernel(const Plan plan, const GemmParams p) {
@@ -57,19 +59,28 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
   Segment s;
   int32_t n = 0;
   while (walk_next(plan, w, s)) {
-    run_segment<kTraced, OutT>(plan, p, s, smem, trace_slot<kTraced>(p, n));
+    run_segment<kTraced, OutT, MmaLayout>(
+        plan, p, s, trace_slot<kTraced>(p, n),
+        [&](int64_t tm, int64_t tn, const Segment& seg, Accum& acc) {
+          mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
+        });
     ++n;
   }
-  trace_cta<kTraced>(p, n);
+  trace_cta<kTraced, MmaLayout>(p, n);
 }
 
-// Separate split-K reduction: reduction_grid(plan) CTAs, one reduction_segment each.
-template <bool kTraced, typename OutT>
-__global__ void __launch_bounds__(KernelConfig::kThreads, 1)
+// Separate split-K reduction: reduction_grid(plan) CTAs of kFragThreads threads, one
+// reduction_segment each; L is the layout of the main kernel that wrote the slots.
+template <bool kTraced, typename OutT, class L>
+__global__ void __launch_bounds__(kFragThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
   const Segment s = reduction_segment(plan, blockIdx.x);
-  run_segment<kTraced, OutT>(plan, p, s, nullptr, trace_slot<kTraced>(p, 0));
-  trace_cta<kTraced>(p, 1);
+  run_segment<kTraced, OutT, L>(plan, p, s, trace_slot<kTraced>(p, 0),
+                                [](int64_t, int64_t, const Segment&, Accum& acc) {
+#pragma unroll
+                                  for (int i = 0; i < kAccFloats; ++i) acc.v[i] = 0.0f;
+                                });
+  trace_cta<kTraced, L>(p, 1);
 }
 
 }  // namespace lw::cuda

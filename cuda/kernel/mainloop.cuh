@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "cuda/kernel/config.hpp"
+#include "cuda/kernel/frag_layout.cuh"
 #include "cuda/kernel/params.hpp"
 #include "cuda/kernel/ptx.cuh"
 
@@ -21,12 +22,8 @@ constexpr int kChunksPerRow = Cfg::kTileK / kChunkElems;  // 8 chunks per 64-ele
 constexpr int kRowBytes = Cfg::kTileK * Cfg::kElemBytes;  // 128 bytes per smem row
 constexpr int kSwizzleMask = kChunksPerRow - 1;
 constexpr int kOperandBytesA = Cfg::kTileM * kRowBytes;
-constexpr int kAccPerThread = kFragsM * kFragsN * 4;
-
-// fp32 accumulator of one thread: frag[mi][ni] holds the m16n8 C fragment (c0..c3).
-struct Accum {
-  float v[kFragsM][kFragsN][4];
-};
+static_assert(kFragsM * kFragsN == kFrags && Cfg::kThreads == kFragThreads,
+              "the mma.sync accumulator is MmaLayout: fragment mi * kFragsN + ni");
 
 // Byte offset of 16-byte chunk `chunk` of tile row `row`: chunks XOR-swizzled by row so that the
 // 8 rows an ldmatrix reads at one logical chunk fall into 8 different bank groups.
@@ -109,7 +106,7 @@ __device__ __forceinline__ void mac_stage(uint32_t stage_base, Accum& acc) {
     for (int mi = 0; mi < kFragsM; ++mi) {
 #pragma unroll
       for (int ni = 0; ni < kFragsN; ++ni)
-        ptx::mma_bf16_16816(acc.v[mi][ni], a[mi], b[ni][0], b[ni][1]);
+        ptx::mma_bf16_16816(frag(acc, mi * kFragsN + ni), a[mi], b[ni][0], b[ni][1]);
     }
   }
 }
@@ -118,11 +115,7 @@ __device__ __forceinline__ void mac_stage(uint32_t stage_base, Accum& acc) {
 __device__ __forceinline__ void mainloop(const GemmParams& p, int64_t tile_m, int64_t tile_n,
                                          int64_t k_begin, int64_t k_end, char* smem, Accum& acc) {
 #pragma unroll
-  for (int mi = 0; mi < kFragsM; ++mi)
-#pragma unroll
-    for (int ni = 0; ni < kFragsN; ++ni)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc.v[mi][ni][e] = 0.0f;
+  for (int i = 0; i < kAccFloats; ++i) acc.v[i] = 0.0f;
   const int64_t iters = k_end - k_begin;
   if (iters <= 0) return;
   const uint32_t base = ptx::smem_addr(smem);

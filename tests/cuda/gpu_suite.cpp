@@ -1,6 +1,6 @@
-// GPU suite (needs an H100/H200; tagged gpu/manual): every decomposition x reduction on ragged
-// shapes vs FP64, determinism, atomic drift, traced walk == host walk, co-residency refusal, and a
-// small case per decomposition for compute-sanitizer.
+// GPU suite (needs an H100/H200; tagged gpu/manual), for both mainloops (mma, wgmma): every
+// decomposition x reduction on ragged shapes vs FP64, determinism, atomic drift, traced walk ==
+// host walk, co-residency refusal, and a small case per decomposition for compute-sanitizer.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -40,6 +40,14 @@ int64_t sms_of_device() {
   return n;
 }
 
+constexpr cuda::Mainloop kMainloops[] = {cuda::Mainloop::Mma, cuda::Mainloop::Wgmma};
+
+// A wgmma launcher runs wgmma exactly when rows are 16-byte strided (K % 8 == 0).
+cuda::Mainloop expected_run(cuda::Mainloop requested, const Problem& p) {
+  constexpr int64_t kTmaElemAlign = 8;
+  return p.k % kTmaElemAlign == 0 ? requested : cuda::Mainloop::Mma;
+}
+
 const char* red_name(Reduction r) { return r == Reduction::Atomic ? "atomic" : "deterministic"; }
 
 // Inputs of one shape on the device plus host copies and the FP64 reference.
@@ -68,11 +76,12 @@ struct Case {
     return h;
   }
   // Poisons C, runs the plan, returns the relative error vs FP64 (NaN if anything unwritten).
-  double run(const Plan& plan, cuda::OutType out) {
+  double run(const Plan& plan, cuda::OutType out, cuda::Mainloop ml) {
     const int bytes = out == cuda::OutType::BF16 ? 2 : 4;
     bench::poison(c, p.m * p.n, bytes, nullptr);
-    cuda::GemmLauncher g(plan, sms_of_device(), out, false);
+    cuda::GemmLauncher g(plan, sms_of_device(), out, false, ml);
     g.launch(cuda::Operands{a, b, c}, nullptr);
+    CHECK(g.last_launched() == expected_run(ml, p));
     check_cuda(cudaDeviceSynchronize(), "run");
     if (out == cuda::OutType::BF16) return bench::rel_frobenius_bf16(host16(c, p.m * p.n), ref);
     std::vector<float> h(static_cast<size_t>(p.m * p.n));
@@ -96,54 +105,61 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
     Case cs(p);
     for (const auto& name : schedules())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
-        for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}}) {
-          const Plan plan = make(name, p, sms, red).plan;
-          CAPTURE(p.m);
-          CAPTURE(p.n);
-          CAPTURE(p.k);
-          CAPTURE(name);
-          CAPTURE(red_name(red));
-          CAPTURE(sms);
-          const double e = cs.run(plan, cuda::OutType::BF16);
-          CHECK(e < kBf16Tolerance);
-          ++checked;
-          if (sms == kSmallSms) {
-            CHECK(cs.run(plan, cuda::OutType::F32) < kF32Tolerance);
+        for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}})
+          for (cuda::Mainloop ml : kMainloops) {
+            const Plan plan = make(name, p, sms, red).plan;
+            CAPTURE(std::string(cuda::mainloop_name(ml)));
+            CAPTURE(p.m);
+            CAPTURE(p.n);
+            CAPTURE(p.k);
+            CAPTURE(name);
+            CAPTURE(std::string(red_name(red)));
+            CAPTURE(sms);
+            const double e = cs.run(plan, cuda::OutType::BF16, ml);
+            CHECK(e < kBf16Tolerance);
             ++checked;
+            if (sms == kSmallSms) {
+              CHECK(cs.run(plan, cuda::OutType::F32, ml) < kF32Tolerance);
+              ++checked;
+            }
           }
-        }
   }
   MESSAGE("configurations checked against FP64: " << checked);
 }
 
 TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays within tolerance") {
-  const Problem p{1000, 1100, 4100};
-  Case cs(p);
-  for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
-    for (const auto& name : schedules()) {
-      const Plan plan = make(name, p, sms_of_device(), red).plan;
-      cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false);
-      __nv_bfloat16* first = nullptr;
-      check_cuda(cudaMalloc(&first, p.m * p.n * 2), "first");
-      int64_t max_differ = 0;
-      for (int run = 0; run < kDeterminismRuns; ++run) {
-        bench::poison(cs.c, p.m * p.n, 2, nullptr);
-        g.launch(cuda::Operands{cs.a, cs.b, run == 0 ? first : cs.c}, nullptr);
-        if (run == 0) continue;
-        const auto cmp = bench::compare(cs.c, first, p.m * p.n, 2, nullptr);
-        CHECK(cmp.nonfinite == 0);
-        max_differ = std::max(max_differ, cmp.bits_differ);
-      }
-      CAPTURE(name);
-      CAPTURE(red_name(red));
-      const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
-      CHECK(e < kBf16Tolerance);
-      if (red == Reduction::Deterministic) CHECK(max_differ == 0);
-      MESSAGE(name << " " << std::string(red_name(red)) << ": rel err " << e
-                   << ", max outputs differing from run 0 over " << kDeterminismRuns
-                   << " runs: " << max_differ << " of " << p.m * p.n);
-      cudaFree(first);
-    }
+  for (const Problem& p : {Problem{1000, 1100, 4100}, Problem{1000, 1100, 4096}}) {
+    Case cs(p);
+    for (cuda::Mainloop ml : kMainloops)
+      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
+        for (const auto& name : schedules()) {
+          const Plan plan = make(name, p, sms_of_device(), red).plan;
+          cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false, ml);
+          __nv_bfloat16* first = nullptr;
+          check_cuda(cudaMalloc(&first, p.m * p.n * 2), "first");
+          int64_t max_differ = 0;
+          for (int run = 0; run < kDeterminismRuns; ++run) {
+            bench::poison(cs.c, p.m * p.n, 2, nullptr);
+            g.launch(cuda::Operands{cs.a, cs.b, run == 0 ? first : cs.c}, nullptr);
+            if (run == 0) continue;
+            const auto cmp = bench::compare(cs.c, first, p.m * p.n, 2, nullptr);
+            CHECK(cmp.nonfinite == 0);
+            max_differ = std::max(max_differ, cmp.bits_differ);
+          }
+          CAPTURE(name);
+          CAPTURE(std::string(red_name(red)));
+          CAPTURE(std::string(cuda::mainloop_name(ml)));
+          CHECK(g.last_launched() == expected_run(ml, p));
+          const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
+          CHECK(e < kBf16Tolerance);
+          if (red == Reduction::Deterministic) CHECK(max_differ == 0);
+          MESSAGE(name << " " << std::string(red_name(red)) << " " << cuda::mainloop_name(ml)
+                       << " K=" << p.k << ": rel err " << e
+                       << ", max outputs differing from run 0 over " << kDeterminismRuns
+                       << " runs: " << max_differ << " of " << p.m * p.n);
+          cudaFree(first);
+        }
+  }
 }
 
 TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced bit for bit") {
@@ -152,35 +168,39 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
       Case cs(p, false);
       __nv_bfloat16* plain = nullptr;
       check_cuda(cudaMalloc(&plain, p.m * p.n * 2), "plain");
-      for (const auto& name : schedules()) {
-        const Plan plan = make(name, p, sms, Reduction::Deterministic).plan;
-        CAPTURE(name);
-        CAPTURE(sms);
-        cuda::GemmLauncher untraced(plan, sms_of_device(), cuda::OutType::BF16, false);
-        cuda::GemmLauncher traced(plan, sms_of_device(), cuda::OutType::BF16, true);
-        untraced.launch(cuda::Operands{cs.a, cs.b, plain}, nullptr);
-        bench::poison(cs.c, p.m * p.n, 2, nullptr);
-        traced.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
-        const cuda::TraceResult t = traced.read_trace(nullptr);
-        CHECK(bench::compare(cs.c, plain, p.m * p.n, 2, nullptr).bits_differ == 0);
-        const auto walk = cuda::host_walk(plan);
-        bool same = true;
-        for (int64_t c = 0; c < plan.grid; ++c) {
-          const auto& w = walk[static_cast<size_t>(c)];
-          same = same && t.ctas[static_cast<size_t>(c)].segments == static_cast<int32_t>(w.size());
-          for (size_t i = 0; same && i < w.size(); ++i) {
-            const auto& r = t.segments[static_cast<size_t>(c * t.max_segments) + i];
-            same = r.tile == w[i].tile && r.k_begin == w[i].k_begin && r.k_end == w[i].k_end &&
-                   r.work_id == w[i].work_id && r.t_end >= r.t_start;
+      for (const auto& name : schedules())
+        for (cuda::Mainloop ml : kMainloops) {
+          const Plan plan = make(name, p, sms, Reduction::Deterministic).plan;
+          CAPTURE(name);
+          CAPTURE(sms);
+          CAPTURE(std::string(cuda::mainloop_name(ml)));
+          cuda::GemmLauncher untraced(plan, sms_of_device(), cuda::OutType::BF16, false, ml);
+          cuda::GemmLauncher traced(plan, sms_of_device(), cuda::OutType::BF16, true, ml);
+          untraced.launch(cuda::Operands{cs.a, cs.b, plain}, nullptr);
+          bench::poison(cs.c, p.m * p.n, 2, nullptr);
+          traced.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
+          const cuda::TraceResult t = traced.read_trace(nullptr);
+          CHECK(traced.last_launched() == expected_run(ml, p));
+          CHECK(bench::compare(cs.c, plain, p.m * p.n, 2, nullptr).bits_differ == 0);
+          const auto walk = cuda::host_walk(plan);
+          bool same = true;
+          for (int64_t c = 0; c < plan.grid; ++c) {
+            const auto& w = walk[static_cast<size_t>(c)];
+            same =
+                same && t.ctas[static_cast<size_t>(c)].segments == static_cast<int32_t>(w.size());
+            for (size_t i = 0; same && i < w.size(); ++i) {
+              const auto& r = t.segments[static_cast<size_t>(c * t.max_segments) + i];
+              same = r.tile == w[i].tile && r.k_begin == w[i].k_begin && r.k_end == w[i].k_end &&
+                     r.work_id == w[i].work_id && r.t_end >= r.t_start;
+            }
           }
+          for (int64_t r = 0; r < reduction_grid(plan); ++r) {
+            const auto s = reduction_segment(plan, r);
+            same = same && t.reduction_segments[static_cast<size_t>(r)].tile == s.tile &&
+                   t.reduction_ctas[static_cast<size_t>(r)].segments == 1;
+          }
+          CHECK(same);
         }
-        for (int64_t r = 0; r < reduction_grid(plan); ++r) {
-          const auto s = reduction_segment(plan, r);
-          same = same && t.reduction_segments[static_cast<size_t>(r)].tile == s.tile &&
-                 t.reduction_ctas[static_cast<size_t>(r)].segments == 1;
-        }
-        CHECK(same);
-      }
       cudaFree(plain);
     }
 }
@@ -201,13 +221,16 @@ TEST_CASE("a persistent grid larger than the co-resident CTAs is refused") {
 }
 
 TEST_CASE("sanitize: one small ragged problem per decomposition") {
-  for (const Problem& p : {Problem{200, 136, 300}, Problem{70, 130, 203}}) {
+  for (const Problem& p : {Problem{200, 136, 304}, Problem{70, 130, 203}}) {
     Case cs(p);
     for (const auto& name : schedules())
-      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic}) {
-        CAPTURE(name);
-        CAPTURE(red_name(red));
-        CHECK(cs.run(make(name, p, kSmallSms, red).plan, cuda::OutType::BF16) < kBf16Tolerance);
-      }
+      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
+        for (cuda::Mainloop ml : kMainloops) {
+          CAPTURE(name);
+          CAPTURE(std::string(red_name(red)));
+          CAPTURE(std::string(cuda::mainloop_name(ml)));
+          CHECK(cs.run(make(name, p, kSmallSms, red).plan, cuda::OutType::BF16, ml) <
+                kBf16Tolerance);
+        }
   }
 }

@@ -1,0 +1,53 @@
+// TMA tensor-map encoding for the wgmma kernel (see tensor_map.hpp).
+#include "cuda/tensor_map.hpp"
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace lw::cuda {
+
+namespace {
+
+constexpr unsigned kDriverApiVersion = CUDART_VERSION;  // the toolkit this is built with
+constexpr int kRank = 2;
+constexpr uint64_t kBf16Bytes = 2;
+
+using EncodeTiled = decltype(cuTensorMapEncodeTiled);
+
+EncodeTiled* encode_fn() {
+  static EncodeTiled* fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    const cudaError_t e = cudaGetDriverEntryPointByVersion(
+        "cuTensorMapEncodeTiled", &p, kDriverApiVersion, cudaEnableDefault, &found);
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || p == nullptr) {
+      throw std::runtime_error(std::string("the CUDA driver has no cuTensorMapEncodeTiled: ") +
+                               cudaGetErrorString(e));
+    }
+    return reinterpret_cast<EncodeTiled*>(p);
+  }();
+  return fn;
+}
+
+}  // namespace
+
+CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
+                               uint32_t box_k) {
+  CUtensorMap map{};
+  const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(k), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(k) * kBf16Bytes};
+  const cuuint32_t box[kRank] = {box_k, box_rows};
+  const cuuint32_t elem_strides[kRank] = {1, 1};
+  const CUresult r = encode_fn()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kRank, const_cast<void*>(base), dims, strides, box,
+      elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r));
+  }
+  return map;
+}
+
+}  // namespace lw::cuda
