@@ -24,11 +24,11 @@ struct KernelConfig {
 // the tile each), then run fixup and epilogue.
 struct WgmmaConfig {
   static constexpr int kWarpgroupThreads = 128;
-  static constexpr int kConsumers = 2;  // consumer warpgroups
+  static constexpr int kConsumers = 2;                                     // consumer warpgroups
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
-  static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;   // 384
-  static constexpr int kConsumerWarps = kConsumerThreads / 32;            // empty-barrier arrivals
-  static constexpr int kStages = 6;                                       // TMA ring depth
+  static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;    // 384
+  static constexpr int kConsumerWarps = kConsumerThreads / 32;             // empty-barrier arrivals
+  static constexpr int kStages = 6;                                        // TMA ring depth
   static constexpr int kOperandBytes = KernelConfig::kTileM * KernelConfig::kTileK *
                                        KernelConfig::kElemBytes;  // 16 KiB (A; B is the same)
   static constexpr int kStageBytes = 2 * kOperandBytes;
