@@ -12,6 +12,10 @@ namespace lw {
 struct CostContext {
   int64_t sms = 0;       // SMs of the (partition of the) GPU
   int64_t busy_sms = 0;  // SMs executing (not idle, not only waiting) when the action starts
+  // Distinct tile rows (A panels) and tile columns (B panels) among the segments in flight on
+  // the GPU, this one included: the operand working set that L2 has to hold. 0 = unknown.
+  int64_t active_tile_rows = 0;
+  int64_t active_tile_cols = 0;
 };
 
 class CostModel {
@@ -34,6 +38,9 @@ class CostModel {
   virtual double cta_prologue(const Plan&) const { return 0; }
   // Host launch overhead of one kernel launch (charged before each launch).
   virtual double launch_overhead(const Plan&) const { return 0; }
+  // True if the model reads CostContext::active_tile_rows/cols (the simulator tracks them only
+  // then).
+  virtual bool uses_working_set() const { return false; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
 };

@@ -13,7 +13,20 @@ constexpr int32_t kPriorityLaunch = 1;
 
 }  // namespace
 
-CostContext Simulator::context() const { return CostContext{opt_.sms, busy_sms_}; }
+CostContext Simulator::context() const {
+  return CostContext{opt_.sms, busy_sms_, distinct_rows_, distinct_cols_};
+}
+
+// Tracks which tile rows and columns have a segment in flight (the operand working set).
+void Simulator::track_tile(int64_t row, int64_t col, int delta) {
+  if (row < 0 || !track_working_set_) return;
+  const int64_t row_before = rows_in_flight_[row];
+  const int64_t col_before = cols_in_flight_[col];
+  rows_in_flight_[row] += delta;
+  cols_in_flight_[col] += delta;
+  distinct_rows_ += (row_before == 0) - (rows_in_flight_[row] == 0);
+  distinct_cols_ += (col_before == 0) - (cols_in_flight_[col] == 0);
+}
 
 void Simulator::set_active(int64_t sm, int delta) {
   const int64_t before = active_per_sm_[sm];
@@ -41,6 +54,11 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   sm_busy_.assign(static_cast<size_t>(opt_.sms), 0.0);
   sm_wait_.assign(static_cast<size_t>(opt_.sms), 0.0);
   busy_sms_ = 0;
+  track_working_set_ = model.uses_working_set();
+  rows_in_flight_.assign(static_cast<size_t>(plan.tiles_m), 0);
+  cols_in_flight_.assign(static_cast<size_t>(plan.tiles_n), 0);
+  distinct_rows_ = 0;
+  distinct_cols_ = 0;
   now_ = 0;
 
   launch(0, 0.0);
@@ -157,6 +175,11 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   c.t_start = t;
   c.loads_done = 0;
   c.waited = 0;
+  if (track_working_set_ && !c.seg.reduction_only) {
+    c.row = tile_coord_m(*plan_, c.seg.tile);
+    c.col = tile_coord_n(*plan_, c.seg.tile);
+    track_tile(c.row, c.col, +1);
+  }
   const CostContext ctx = context();
   const double mac = model_->mac(*plan_, c.seg, ctx);
   sm_busy_[c.sm] += mac;
@@ -275,6 +298,8 @@ void Simulator::try_fixup(int64_t cta, double t) {
 
 void Simulator::finish_segment(int64_t cta, double t) {
   Cta& c = ctas_[cta];
+  track_tile(c.row, c.col, -1);
+  c.row = c.col = -1;
   if (c.seg.signal > 0) signal(c.seg.slot, c.seg.signal, t);
   if (opt_.record_timeline) {
     SegmentRecord r;

@@ -52,6 +52,7 @@ class Simulator {
     CtaWalk walk;
     Segment seg;
     int64_t sm = -1;
+    int64_t row = -1, col = -1;  // tile coordinates of the segment in flight (-1: none)
     int64_t loads_done = 0;
     int64_t pending_loads = 0;  // loads completing at the next kLoadDone
     int64_t next_waiter = -1;   // intrusive list of CTAs waiting on one flag
@@ -71,6 +72,7 @@ class Simulator {
   int64_t awaited_flag(const Cta& c) const;
   void set_active(int64_t sm, int delta);
   CostContext context() const;
+  void track_tile(int64_t row, int64_t col, int delta);
   void report_deadlock();
 
   const Plan* plan_ = nullptr;
@@ -84,6 +86,9 @@ class Simulator {
   std::vector<int64_t> free_slots_;
   std::vector<double> sm_busy_, sm_wait_;
   int64_t busy_sms_ = 0;
+  std::vector<int64_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
+  int64_t distinct_rows_ = 0, distinct_cols_ = 0;
+  bool track_working_set_ = false;
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;
   int64_t next_to_dispatch_ = 0;
