@@ -7,6 +7,7 @@
 #include <unsupported/Eigen/LevenbergMarquardt>
 
 #include "models/calibrated/calibrated_model.hpp"
+#include "models/roofline/traffic.hpp"
 
 namespace lw {
 
@@ -21,6 +22,8 @@ constexpr double kMaxLogStep = 12.0;
 constexpr double kLogStep = 2e-3;
 // Parameters are kept at least this large (us) so log space is defined.
 constexpr double kMinParamUs = 1e-4;
+constexpr double kBytesPerTb = 1e12;
+constexpr double kUsPerS = 1e6;
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -103,6 +106,15 @@ const char* lm_status(Eigen::LevenbergMarquardtSpace::Status s) {
   }
 }
 
+// A working-set term that is off (0) starts from physics instead: one tile's operand bytes per
+// MAC iteration at the preset's DRAM bandwidth, and the preset's L2 size.
+void physical_working_set_start(ParamValues& start, const GpuSpec& gpu, const TileShape& tile) {
+  if (start.at("iter_ws_miss_per_busy_sm_us") > 0 || gpu.dram_tb_per_s <= 0) return;
+  start["iter_ws_miss_per_busy_sm_us"] =
+      traffic::operand_bytes_per_iter(tile) / (gpu.dram_tb_per_s * kBytesPerTb) * kUsPerS;
+  if (gpu.l2_mib > 0) start["l2_effective_mib"] = gpu.l2_mib;
+}
+
 }  // namespace
 
 ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base) {
@@ -154,8 +166,16 @@ ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamVa
 FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
                          const ParamValues& start_in, bool scale_start, const FitOptions& options) {
   const ModelInfo& info = calibrated_model_info();
+  auto is_fixed = [&](const std::string& name) {
+    return std::find(options.fixed.begin(), options.fixed.end(), name) != options.fixed.end();
+  };
   ParamValues start = resolve_params(info, start_in);
-  for (auto& [name, v] : start) v = std::max(v, kMinParamUs);
+  if (!cases.empty() && !is_fixed("iter_ws_miss_per_busy_sm_us")) {
+    physical_working_set_start(start, gpu, cases.front().plan.tile);
+  }
+  for (auto& [name, v] : start) {
+    if (!is_fixed(name)) v = std::max(v, kMinParamUs);  // fixed ones may stay 0 (term off)
+  }
   if (scale_start) {
     const auto model = make_model("calibrated", start, gpu);
     const auto sim = simulate_cases(*model, cases);
@@ -165,14 +185,14 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
     }
     const double s = median(ratio);
     if (s > 0) {
-      for (auto& [name, v] : start) v *= s;
+      for (const auto& p : info.params) {
+        if (p.unit == "us") start[p.name] *= s;  // times only (not the L2 size)
+      }
     }
   }
   std::vector<std::string> free;
   for (const auto& p : info.params) {
-    if (std::find(options.fixed.begin(), options.fixed.end(), p.name) == options.fixed.end()) {
-      free.push_back(p.name);
-    }
+    if (!is_fixed(p.name)) free.push_back(p.name);
   }
   MakespanFunctor f(cases, gpu, start, free);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(free.size()));

@@ -1,7 +1,7 @@
-// `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it)
-// (+ a penalty when K forbids vector loads), plus a fixed cost per segment; fixup, epilogue, flag,
-// prologue and launch are fitted constants. busy_sms is taken at the action's start (the event
-// engine's processor-sharing approximation).
+// `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it, + a
+// DRAM share for the in-flight working set's capacity misses) (+ a penalty when K forbids vector
+// loads), plus a fixed cost per segment; fixup, epilogue, flag, prologue and launch are fitted
+// constants. busy_sms and the working set are taken at the action's start (processor sharing).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -19,6 +19,8 @@ class CalibratedModel final : public CostModel {
         per_busy_(v.at("iter_per_busy_sm_us")),
         unaligned_(v.at("iter_unaligned_us")),
         miss_per_busy_(v.at("iter_miss_per_busy_sm_us")),
+        ws_miss_per_busy_(v.at("iter_ws_miss_per_busy_sm_us")),
+        l2_effective_mib_(v.at("l2_effective_mib")),
         segment_(v.at("segment_us")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
@@ -34,8 +36,15 @@ class CalibratedModel final : public CostModel {
     if (iters == 0) return 0.0;
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double miss = traffic::dram_fraction(p, l2_mib_);
-    const double per_iter = iter_ + busy * (per_busy_ + miss * miss_per_busy_) +
-                            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
+    const double ws_miss =
+        ws_miss_per_busy_ > 0
+            ? traffic::capacity_miss(traffic::scattered_working_set_mib(p, c.active_tile_rows,
+                                                                        c.active_tile_cols, busy),
+                                     l2_effective_mib_)
+            : 0.0;
+    const double per_iter =
+        iter_ + busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_) +
+        (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
     return segment_ + static_cast<double>(iters) * per_iter;
   }
   double epilogue(const Plan&, const Segment&, const CostContext&) const override {
@@ -53,11 +62,13 @@ class CalibratedModel final : public CostModel {
   double flag_latency(const Plan&) const override { return flag_; }
   double cta_prologue(const Plan&) const override { return prologue_; }
   double launch_overhead(const Plan&) const override { return launch_; }
+  // The simulator tracks tiles in flight only when the working-set term is on (old files: off).
+  bool uses_working_set() const override { return ws_miss_per_busy_ > 0; }
   std::string time_unit() const override { return "us"; }
 
  private:
-  double iter_, per_busy_, unaligned_, miss_per_busy_, segment_, epilogue_, store_, load_,
-      accumulate_, flag_, prologue_, launch_, l2_mib_;
+  double iter_, per_busy_, unaligned_, miss_per_busy_, ws_miss_per_busy_, l2_effective_mib_,
+      segment_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {
@@ -66,7 +77,8 @@ std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& 
 
 }  // namespace
 
-// Defaults are an H200 bf16 128x128x64 starting point for the fitter, not fitted values.
+// Defaults are an H200 bf16 128x128x64 starting point for the fitter, not fitted values. The
+// working-set term defaults to off so model files written before it load unchanged.
 ModelInfo calibrated_model_info() {
   return ModelInfo{
       "calibrated",
@@ -79,6 +91,12 @@ ModelInfo calibrated_model_info() {
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"iter_miss_per_busy_sm_us", "us", 0.002,
            "added per iteration per busy SM, times the modelled L2-miss fraction of operands"},
+          {"iter_ws_miss_per_busy_sm_us", "us", 0.0,
+           "added per iteration per busy SM, times the capacity-miss fraction of the in-flight "
+           "operand working set (one SM's operand bytes at its share of DRAM bandwidth; 0 = off)"},
+          {"l2_effective_mib", "MiB", 50.0,
+           "scattered operand working set (full-K A and B panels in flight, times the share of "
+           "their rows x cols block not in flight) at which half of the loads miss L2"},
           {"segment_us", "us", 0.2, "fixed cost of each segment's MAC loop (pipeline restart)"},
           {"epilogue_us", "us", 1.0, "writing one finished output tile"},
           {"store_us", "us", 1.0, "storing one fp32 partial tile to the workspace"},

@@ -1,7 +1,9 @@
-// Operand and output traffic of a tiled bf16 GEMM: bytes per MAC iteration and per tile, and the
+// Operand and output traffic of a tiled bf16 GEMM: bytes per MAC iteration and per tile, the
 // modelled fraction of operand bytes that miss L2 (compulsory misses, inflated when the operands
-// do not fit in L2). Shared by the `roofline` and `calibrated` models.
+// do not fit in L2) and the in-flight operand working set. Shared by `roofline` and `calibrated`.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "sim/decomp/plan.hpp"
@@ -46,6 +48,42 @@ inline double dram_fraction(const Plan& p, double l2_mib) {
   const double l2_bytes = l2_mib * kBytesPerMiB;
   if (l2_bytes > 0 && unique > l2_bytes) f *= unique / l2_bytes;
   return f < 1.0 ? f : 1.0;
+}
+
+// Operand working set of the segments in flight: the full-K A row-panels of `rows` distinct tile
+// rows plus the B column-panels of `cols` distinct tile columns, in MiB. Panels are counted at the
+// problem's mean panel height / width (a skinny M loads fewer than tile.m rows per A panel).
+inline double working_set_mib(const Plan& p, int64_t rows, int64_t cols) {
+  if (p.tiles_m <= 0 || p.tiles_n <= 0) return 0.0;
+  const double panel_m = static_cast<double>(p.problem.m) / static_cast<double>(p.tiles_m);
+  const double panel_n = static_cast<double>(p.problem.n) / static_cast<double>(p.tiles_n);
+  const double elems = static_cast<double>(rows) * panel_m + static_cast<double>(cols) * panel_n;
+  return elems * static_cast<double>(p.problem.k) * kBf16Bytes / kBytesPerMiB;
+}
+
+// The part of that working set L2 must hold for reuse. A compact block of tiles in flight (a
+// rasterised wave: busy tiles ~ rows x cols) shares each panel among tiles that started together
+// and walk K in step, so panel slices are reused as they stream; tiles scattered over the tile
+// space reuse a panel only if L2 keeps it. Scaled by the share of the rows x cols block that is
+// not in flight (0 for a compact block, -> 1 when scattered).
+inline double scattered_working_set_mib(const Plan& p, int64_t rows, int64_t cols, double busy) {
+  const double block = static_cast<double>(rows) * static_cast<double>(cols);
+  if (block <= 0) return 0.0;
+  const double scatter = 1.0 - std::min(1.0, busy / block);
+  return scatter * working_set_mib(p, rows, cols);
+}
+
+// Steepness of the capacity-miss curve below: (ws / L2)^4 puts the miss fraction at 6 % for a
+// working set of half the effective L2, 50 % at its size and 94 % at twice it (LRU-like caches
+// with a spread of reuse distances; a hard step would make the fit non-smooth).
+constexpr double kCapacityMissExponent = 4.0;
+
+// Fraction in [0, 1) of operand loads that miss L2 because the working set does not fit: a smooth
+// step x^e / (1 + x^e) in x = working set / effective L2 size.
+inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
+  if (working_set_mib <= 0 || l2_effective_mib <= 0) return 0.0;
+  const double x = std::pow(working_set_mib / l2_effective_mib, kCapacityMissExponent);
+  return x / (1.0 + x);
 }
 
 }  // namespace lw::traffic
