@@ -126,14 +126,21 @@ void Simulator::launch(int32_t which, double t) {
   if (ctas_.size() < static_cast<size_t>(resident)) ctas_.resize(static_cast<size_t>(resident));
   used_slots_ = 0;  // dispatch() resets each slot's state when it first uses it
   const double start = t + model_->launch_overhead(*plan_);
-  // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain.
-  // (A CTA with no work exits at once and hands its slot to the next CTA, so stop at the grid.)
-  for (int64_t i = 0; i < resident && next_to_dispatch_ < launch_grid_; ++i) {
-    dispatch(next_to_dispatch_++, i, i % opt_.sms, start);
-  }
+  // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain. All of the
+  // first wave is placed before any CTA starts, so every one of them sees the same busy-SM count.
+  const int64_t first_wave = resident;
+  for (int64_t i = 0; i < first_wave; ++i) place(next_to_dispatch_++, i, i % opt_.sms);
+  // (A CTA with no work exits at once and hands its slot to the next CTA.)
+  for (int64_t i = 0; i < first_wave; ++i)
+    start_next_segment(i, start + model_->cta_prologue(*plan_));
 }
 
 void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
+  place(cta, slot, sm);
+  start_next_segment(slot, t + model_->cta_prologue(*plan_));
+}
+
+void Simulator::place(int64_t cta, int64_t slot, int64_t sm) {
   Cta& c = ctas_[slot];
   c = Cta{};
   if (slot >= used_slots_) used_slots_ = slot + 1;
@@ -146,7 +153,6 @@ void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
   } else {
     c.walk.next_work = 0;  // reduction CTAs run exactly one segment
   }
-  start_next_segment(slot, t + model_->cta_prologue(*plan_));
 }
 
 void Simulator::start_next_segment(int64_t cta, double t) {

@@ -63,6 +63,7 @@ class Simulator {
 
   void launch(int32_t which, double t);
   void dispatch(int64_t cta, int64_t slot, int64_t sm, double t);
+  void place(int64_t cta, int64_t slot, int64_t sm);  // occupy a slot; no segment started yet
   void start_next_segment(int64_t cta, double t);
   void try_fixup(int64_t cta, double t);
   void finish_segment(int64_t cta, double t);
