@@ -1,7 +1,8 @@
 // `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it, + a
 // DRAM share for the in-flight working set's capacity misses) (+ a penalty when K forbids vector
-// loads), plus a fixed cost per segment; fixup, epilogue, flag, prologue and launch are fitted
-// constants. busy_sms and the working set are taken at the action's start (processor sharing).
+// loads) (+ a hot-line share per busy SM over the tile's valid rows), plus a fixed cost per
+// segment; fixup, epilogue, flag, prologue and launch are fitted constants. busy_sms and the
+// working set are taken at the action's start (processor sharing).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ class CalibratedModel final : public CostModel {
         miss_per_busy_(v.at("iter_miss_per_busy_sm_us")),
         ws_miss_per_busy_(v.at("iter_ws_miss_per_busy_sm_us")),
         l2_effective_mib_(v.at("l2_effective_mib")),
+        hot_line_(v.at("hot_line_us")),
         segment_(v.at("segment_us")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
@@ -42,8 +44,10 @@ class CalibratedModel final : public CostModel {
                                                                         c.active_tile_cols, busy),
                                      l2_effective_mib_)
             : 0.0;
+    const double hot =
+        hot_line_ > 0 ? hot_line_ / static_cast<double>(traffic::valid_tile_rows(p, s.tile)) : 0.0;
     const double per_iter =
-        iter_ + busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_) +
+        iter_ + busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_ + hot) +
         (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
     return segment_ + static_cast<double>(iters) * per_iter;
   }
@@ -68,7 +72,8 @@ class CalibratedModel final : public CostModel {
 
  private:
   double iter_, per_busy_, unaligned_, miss_per_busy_, ws_miss_per_busy_, l2_effective_mib_,
-      segment_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
+      hot_line_, segment_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_,
+      l2_mib_;
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {
@@ -97,6 +102,9 @@ ModelInfo calibrated_model_info() {
           {"l2_effective_mib", "MiB", 50.0,
            "scattered operand working set (full-K A and B panels in flight, times the share of "
            "their rows x cols block not in flight) at which half of the loads miss L2"},
+          {"hot_line_us", "us", 0.0,
+           "added per iteration per busy SM, divided by the tile's rows inside the problem (the "
+           "busy SMs read the same few A lines of a one-tile-row problem; 0 = off)"},
           {"segment_us", "us", 0.2, "fixed cost of each segment's MAC loop (pipeline restart)"},
           {"epilogue_us", "us", 1.0, "writing one finished output tile"},
           {"store_us", "us", 1.0, "storing one fp32 partial tile to the workspace"},

@@ -73,6 +73,13 @@ inline double scattered_working_set_mib(const Plan& p, int64_t rows, int64_t col
   return scatter * working_set_mib(p, rows, cols);
 }
 
+// Rows of output tile `tile` inside the problem: tile.m, or fewer for the last tile row of an M
+// that is not a multiple of it (at least 1).
+inline int64_t valid_tile_rows(const Plan& p, int64_t tile) {
+  const int64_t row0 = tile_coord_m(p, tile) * p.tile.m;
+  return std::max<int64_t>(1, std::min(p.tile.m, p.problem.m - row0));
+}
+
 // Steepness of the capacity-miss curve below: (ws / L2)^4 puts the miss fraction at 6 % for a
 // working set of half the effective L2, 50 % at its size and 94 % at twice it (LRU-like caches
 // with a spread of reuse distances; a hard step would make the fit non-smooth).

@@ -29,7 +29,8 @@ TEST_CASE("fit recovers known calibrated parameters") {
                  {"prologue_us", 1.3},
                  {"launch_us", 5.0},
                  {"iter_ws_miss_per_busy_sm_us", 0.0},
-                 {"l2_effective_mib", 50.0}};
+                 {"l2_effective_mib", 50.0},
+                 {"hot_line_us", 0.0}};
   const std::string dir = testing::temp_dir("fit_recovers");
   const std::string path = dir + "/synthetic.csv";
   write_file_atomically(path, testing::synthetic_csv(spec));
@@ -38,7 +39,8 @@ TEST_CASE("fit recovers known calibrated parameters") {
   const auto t0 = std::chrono::steady_clock::now();
   FitOptions opt;
   opt.max_evaluations = 60;
-  opt.fixed = {"iter_ws_miss_per_busy_sm_us", "l2_effective_mib"};  // working-set term off
+  opt.fixed = {"iter_ws_miss_per_busy_sm_us", "l2_effective_mib",
+               "hot_line_us"};  // working-set and hot-line terms off
   const FitResult r = fit_calibrated(cases, gpu_preset("h200"), {}, true, opt);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "fit: " << cases.size() << " cases, " << r.evaluations << " evaluations, " << secs
