@@ -186,16 +186,10 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
         cuda::GemmLauncher gemm(plan, sms, cuda::OutType::BF16, false, ml);
         const cuda::Operands ops{a.p, b.p, c.p};
         ResultRow r;
+        static_cast<PlanSummary&>(r) = plan_summary(planned);
         r.shape = shape;
         r.sms = sms;
         r.schedule = name;
-        r.choice = planned.choice_label();
-        r.splits = plan.splits;
-        r.grid = plan.grid;
-        r.tiles = plan.tiles;
-        r.k_tiles = plan.k_tiles;
-        r.sk_tiles = plan.split_tiles;
-        r.sk_units = plan.split_units;
         poison(c.p, mn, kBf16Bytes, s);
         gemm.launch(ops, s);
         r.mainloop = cuda::mainloop_name(gemm.last_launched());

@@ -26,12 +26,11 @@ struct BenchOptions {
   double tolerance = 1e-2;                // max relative Frobenius error
 };
 
-struct ResultRow {
+struct ResultRow : PlanSummary {
   Problem shape;
   int64_t sms = 0;
-  std::string schedule, choice;
+  std::string schedule;
   std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
-  int64_t splits = 0, grid = 0, tiles = 0, k_tiles = 0, sk_tiles = 0, sk_units = 0;
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
   double cublas_ms = 0, cublas_tflops = 0;
   double rel_err = 0, rel_err_fp64 = -1;  // -1 = not checked

@@ -46,7 +46,7 @@ int cmd_demo(int argc, char** argv) {
         std::printf("%ldx%ldx%ld on %s (%ld SMs): %ld tiles x %ld iters, ideal makespan %.1f\n",
                     static_cast<long>(c.problem.m), static_cast<long>(c.problem.n),
                     static_cast<long>(c.problem.k), gpu.label.c_str(), static_cast<long>(gpu.sms),
-                    static_cast<long>(r.tiles), static_cast<long>(r.iters_per_tile), r.ideal);
+                    static_cast<long>(r.tiles), static_cast<long>(r.k_tiles), r.ideal);
         header = true;
       }
       std::string label = std::string(schedule) + " -> " + r.choice;

@@ -57,8 +57,8 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
     << (physical ? ",makespan_us" : "") << "\n";
   for (const auto& r : rows) {
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
-      << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.iters_per_tile << ','
-      << r.sk_tiles << ',' << r.sk_units << ',' << r.grid << ','
+      << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
+      << ',' << r.sk_units << ',' << r.grid << ','
       << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
       << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
     if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
@@ -73,7 +73,7 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
     nlohmann::json j = {{"m", r.problem.m},       {"n", r.problem.n},
                         {"k", r.problem.k},       {"sms", r.sms},
                         {"schedule", r.schedule}, {"choice", r.choice},
-                        {"tiles", r.tiles},       {"iters_per_tile", r.iters_per_tile},
+                        {"tiles", r.tiles},       {"iters_per_tile", r.k_tiles},
                         {"sk_tiles", r.sk_tiles}, {"sk_units", r.sk_units},
                         {"grid", r.grid},         {"makespan", r.makespan},
                         {"ideal", r.ideal},       {"efficiency", r.efficiency},
@@ -90,7 +90,7 @@ std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
   for (size_t i = 0; i < rows.size(); i += per_shape) {
     const PredictRow& first = rows[i];
     o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on " << gpu_name
-      << ": " << first.tiles << " tiles x " << first.iters_per_tile << " iters, ideal makespan "
+      << ": " << first.tiles << " tiles x " << first.k_tiles << " iters, ideal makespan "
       << fmt("%.1f", first.ideal) << " " << unit << "\n";
     for (size_t j = i; j < i + per_shape; ++j) {
       const PredictRow& r = rows[j];

@@ -23,15 +23,10 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Pr
   opt.record_timeline = timeline != nullptr;
   const SimResult& r = sim.run(p, *setup.model, opt);
   PredictRow row;
+  static_cast<PlanSummary&>(row) = plan_summary(planned);
   row.problem = problem;
   row.sms = setup.gpu.sms;
   row.schedule = schedule;
-  row.choice = planned.choice_label();
-  row.tiles = p.tiles;
-  row.iters_per_tile = p.k_tiles;
-  row.sk_tiles = p.split_tiles;
-  row.sk_units = p.split_units;
-  row.grid = p.grid;
   row.makespan = r.makespan;
   row.ideal = r.ideal;
   row.efficiency = r.efficiency;

@@ -10,16 +10,11 @@
 
 namespace lw {
 
-struct PredictRow {
+// The plan's facts (choice = what the heuristic or `best` picked) plus the simulated times.
+struct PredictRow : PlanSummary {
   Problem problem;
   int64_t sms = 0;
   std::string schedule;  // as requested ("best" stays "best")
-  std::string choice;    // what the heuristic/selection picked
-  int64_t tiles = 0;
-  int64_t iters_per_tile = 0;
-  int64_t sk_tiles = 0;  // tiles in the split region
-  int64_t sk_units = 0;  // work units covering them
-  int64_t grid = 0;
   double makespan = 0;
   double ideal = 0;
   double efficiency = 0;

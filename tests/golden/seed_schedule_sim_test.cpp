@@ -82,7 +82,7 @@ TEST_CASE("seed schedule_sim.py output is reproduced by the event simulator") {
       } else if (g.label.rfind("split-K s=", 0) == 0) {
         const int64_t s = std::stoll(g.label.substr(10));
         const lw::PredictRow dp = lw::predict(c.problem, "dp", setup, sim);
-        makespan = lw::seed_split_k_estimate(dp.tiles, dp.iters_per_tile, c.sms, s, 2.0, 2.0);
+        makespan = lw::seed_split_k_estimate(dp.tiles, dp.k_tiles, c.sms, s, 2.0, 2.0);
       } else if (g.label.rfind("stream-K", 0) == 0) {
         makespan = lw::predict(c.problem, "streamk", setup, sim).makespan;
       } else {

@@ -28,6 +28,12 @@ std::string Planned::choice_label() const {
   return "?";
 }
 
+PlanSummary plan_summary(const Planned& planned) {
+  const Plan& p = planned.plan;
+  return PlanSummary{planned.choice_label(), p.splits,     p.grid, p.tiles, p.k_tiles,
+                     p.split_tiles,          p.split_units};
+}
+
 Plan plan_geometry(const Problem& problem, const TileShape& tile, const GpuShape& gpu) {
   require_positive(problem.m, "m");
   require_positive(problem.n, "n");

@@ -21,6 +21,18 @@ struct Planned {
   std::string choice_label() const;
 };
 
+// The plan facts every result row reports, simulated (lastwave) or measured (lastwave-bench).
+struct PlanSummary {
+  std::string choice;    // what the heuristic picked (Planned::choice_label)
+  int64_t splits = 1;    // FixedSplit: units per tile
+  int64_t grid = 0;      // CTAs launched
+  int64_t tiles = 0;     // output tiles
+  int64_t k_tiles = 0;   // MAC iterations per tile
+  int64_t sk_tiles = 0;  // tiles in the split region
+  int64_t sk_units = 0;  // work units covering them
+};
+PlanSummary plan_summary(const Planned& planned);
+
 // Validates shapes (dims >= 1, no overflow of m*n*k) and fills the plan's geometry.
 Plan plan_geometry(const Problem& problem, const TileShape& tile, const GpuShape& gpu);
 
