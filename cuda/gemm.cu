@@ -2,11 +2,13 @@
 // plan_launch, workspace/flag/trace allocation, flag reset and the one or two launches.
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include "cuda/gemm.hpp"
 #include "cuda/kernel/kernel.cuh"
 #include "cuda/kernel/kernel_wgmma.cuh"
 #include "cuda/tensor_map.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw::cuda {
 
@@ -32,29 +34,37 @@ namespace {
 using KernelFn = void (*)(const Plan, const GemmParams);
 using WgmmaKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps);
 
-KernelFn main_kernel(OutType out, bool traced) {
-  if (out == OutType::BF16) {
-    return traced ? gemm_kernel<true, __nv_bfloat16> : gemm_kernel<false, __nv_bfloat16>;
-  }
-  return traced ? gemm_kernel<true, float> : gemm_kernel<false, float>;
+// One wgmma instantiation: main kernel, its separate reduction, launch geometry.
+struct WgmmaEntry {
+  WgmmaKernelFn main;
+  KernelFn reduce;
+  int threads;
+  int smem_bytes;
+};
+
+template <size_t kIndex>
+WgmmaEntry wgmma_entry() {
+  using Cfg = WgmmaConfig<kKernelTiles[kIndex].m, kKernelTiles[kIndex].n>;
+  static_assert(kKernelTiles[kIndex].k == kTileK, "the wgmma kernels have one k-tile");
+  return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>, Cfg::kThreads,
+          Cfg::kSmemBytes};
 }
 
-WgmmaKernelFn wgmma_kernel(OutType out, bool traced) {
-  if (out == OutType::BF16) {
-    return traced ? gemm_kernel_wgmma<true, __nv_bfloat16>
-                  : gemm_kernel_wgmma<false, __nv_bfloat16>;
-  }
-  return traced ? gemm_kernel_wgmma<true, float> : gemm_kernel_wgmma<false, float>;
+template <size_t... kIndex>
+const WgmmaEntry& wgmma_entry_at(int index, std::index_sequence<kIndex...>) {
+  static const WgmmaEntry entries[] = {wgmma_entry<kIndex>()...};
+  return entries[index];
 }
 
-// The separate reduction reads slots in the layout of the main kernel that wrote them.
-template <class L>
-KernelFn red_kernel(OutType out, bool traced) {
-  if (out == OutType::BF16) {
-    return traced ? reduction_kernel<true, __nv_bfloat16, L>
-                  : reduction_kernel<false, __nv_bfloat16, L>;
-  }
-  return traced ? reduction_kernel<true, float, L> : reduction_kernel<false, float, L>;
+// The wgmma instantiation of `tile`; throws when the kernels lack it.
+const WgmmaEntry& wgmma_entry_for(const TileShape& tile) {
+  const int index = kernel_tile_index(tile);
+  if (index < 0) throw std::invalid_argument("no wgmma kernel for tile " + tile_text(tile));
+  return wgmma_entry_at(index, std::make_index_sequence<kKernelTileCount>());
+}
+
+bool is_mma_tile(const TileShape& t) {
+  return t.m == KernelConfig::kTileM && t.n == KernelConfig::kTileN && t.k == KernelConfig::kTileK;
 }
 
 // Dynamic shared memory above 48 KB needs an opt-in per function (and per context).
@@ -71,25 +81,42 @@ int64_t occupancy(const void* f, int threads, int smem) {
   return n;
 }
 
+int64_t mma_ctas_per_sm() {
+  return occupancy(reinterpret_cast<const void*>(gemm_kernel), KernelConfig::kThreads,
+                   KernelConfig::kSmemBytes);
+}
+
 }  // namespace
 
-int64_t kernel_ctas_per_sm(OutType out, bool traced, Mainloop mainloop) {
-  const int64_t mma = occupancy(reinterpret_cast<const void*>(main_kernel(out, traced)),
-                                KernelConfig::kThreads, KernelConfig::kSmemBytes);
-  if (mainloop == Mainloop::Mma) return mma;
-  const int64_t wgmma = occupancy(reinterpret_cast<const void*>(wgmma_kernel(out, traced)),
-                                  WgmmaConfig::kThreads, WgmmaConfig::kSmemBytes);
-  return std::min(mma, wgmma);
+int64_t kernel_ctas_per_sm(const TileShape& tile, Mainloop mainloop) {
+  if (mainloop == Mainloop::Mma) {
+    if (!is_mma_tile(tile)) {
+      throw std::invalid_argument("the mma kernel has only the 128x128x64 tile, not " +
+                                  tile_text(tile));
+    }
+    return mma_ctas_per_sm();
+  }
+  const WgmmaEntry& e = wgmma_entry_for(tile);
+  const int64_t wgmma = occupancy(reinterpret_cast<const void*>(e.main), e.threads, e.smem_bytes);
+  // A 128x128 wgmma launch may fall back to the mma kernel (K % 8 != 0): both must be resident.
+  return is_mma_tile(tile) ? std::min(wgmma, mma_ctas_per_sm()) : wgmma;
 }
 
 GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out, bool traced,
                            Mainloop mainloop)
     : plan_(plan), out_(out), traced_(traced), mainloop_(mainloop), last_(mainloop) {
+  constexpr int64_t kTmaElemAlign = 8;  // TMA needs 16-byte row strides
+  if (mainloop == Mainloop::Wgmma && !is_mma_tile(plan.tile) &&
+      plan.problem.k % kTmaElemAlign != 0) {
+    throw std::invalid_argument("tile " + tile_text(plan.tile) +
+                                " needs K % 8 == 0 (TMA row pitch); only 128x128x64 falls back "
+                                "to the mma kernel");
+  }
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
   int max_grid = 0;
   check_cuda(cudaDeviceGetAttribute(&max_grid, cudaDevAttrMaxGridDimX, dev), "max grid dim");
-  ctas_per_sm_ = kernel_ctas_per_sm(out, traced, mainloop);
+  ctas_per_sm_ = kernel_ctas_per_sm(plan.tile, mainloop);
   DeviceFacts facts;
   facts.partition_sms = partition_sms;
   facts.ctas_per_sm = ctas_per_sm_;
@@ -122,6 +149,7 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   p.c = ops.c;
   p.workspace = workspace_;
   p.flags = flags_;
+  p.out_f32 = out_ == OutType::F32;
   p.m = static_cast<int32_t>(plan_.problem.m);
   p.n = static_cast<int32_t>(plan_.problem.n);
   p.k = static_cast<int32_t>(plan_.problem.k);
@@ -139,26 +167,30 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
                "flag reset");
   }
   last_ = mainloop_ == Mainloop::Wgmma && p.vector_loads ? Mainloop::Wgmma : Mainloop::Mma;
-  if (last_ == Mainloop::Wgmma) {
+  if (last_ == Mainloop::Mma && !is_mma_tile(plan_.tile)) {
+    throw std::invalid_argument("tile " + tile_text(plan_.tile) +
+                                " needs 16-byte aligned operands with K % 8 == 0");
+  }
+  const WgmmaEntry* wg = last_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile) : nullptr;
+  if (wg != nullptr) {
     if (ops.a != map_a_ptr_ || ops.b != map_b_ptr_) {
-      constexpr auto kBoxRows = static_cast<uint32_t>(KernelConfig::kTileM);
-      constexpr auto kBoxK = static_cast<uint32_t>(KernelConfig::kTileK);
-      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k, kBoxRows, kBoxK);
-      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k, kBoxRows, kBoxK);
+      constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
+      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k,
+                                  static_cast<uint32_t>(plan_.tile.m), kBoxK);
+      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k,
+                                  static_cast<uint32_t>(plan_.tile.n), kBoxK);
       map_a_ptr_ = ops.a;
       map_b_ptr_ = ops.b;
     }
     TmaMaps maps;
     maps.a = map_a_;
     maps.b = map_b_;
-    const WgmmaKernelFn f = wgmma_kernel(out_, traced_);
-    f<<<static_cast<unsigned>(shape_.grid), WgmmaConfig::kThreads, WgmmaConfig::kSmemBytes,
-        stream>>>(plan_, p, maps);
+    wg->main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(plan_, p,
+                                                                                          maps);
     check_cuda(cudaGetLastError(), "gemm_kernel_wgmma launch");
   } else {
-    const KernelFn f = main_kernel(out_, traced_);
-    f<<<static_cast<unsigned>(shape_.grid), KernelConfig::kThreads, KernelConfig::kSmemBytes,
-        stream>>>(plan_, p);
+    gemm_kernel<<<static_cast<unsigned>(shape_.grid), KernelConfig::kThreads,
+                  KernelConfig::kSmemBytes, stream>>>(plan_, p);
     check_cuda(cudaGetLastError(), "gemm_kernel launch");
   }
   if (shape_.reduction_grid > 0) {
@@ -167,8 +199,7 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       p.trace.segments = trace_segments_ + shape_.grid * shape_.max_segments;
       p.trace.max_segments = 1;
     }
-    const KernelFn r = last_ == Mainloop::Wgmma ? red_kernel<WgmmaReducers>(out_, traced_)
-                                                : red_kernel<MmaLayout>(out_, traced_);
+    const KernelFn r = wg != nullptr ? wg->reduce : reduction_kernel<MmaLayout>;
     r<<<static_cast<unsigned>(shape_.reduction_grid), kFragThreads, 0, stream>>>(plan_, p);
     check_cuda(cudaGetLastError(), "reduction_kernel launch");
   }

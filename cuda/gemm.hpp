@@ -16,9 +16,10 @@ namespace lw::cuda {
 
 enum class OutType { BF16, F32 };
 
-// Ladder step of the MAC loop: 1 = mma.sync + cp.async (256 threads), 2 = wgmma + TMA, warp-
-// specialised (384 threads, sm_90a). Wgmma launches fall back to Mma when K % 8 != 0 or an operand
-// is not 16-byte aligned (TMA needs 16-byte row strides), decided per launch.
+// Ladder step of the MAC loop: 1 = mma.sync + cp.async (256 threads, 128x128 only), 2 = wgmma +
+// TMA, warp-specialised (384 threads, sm_90a, every tile of kernel_configs.hpp). A 128x128 Wgmma
+// launch falls back to Mma when K % 8 != 0 or an operand is not 16-byte aligned (TMA needs 16-byte
+// row strides), decided per launch; other tiles refuse such operands.
 enum class Mainloop { Mma, Wgmma };
 
 // "mma" | "wgmma" -> Mainloop; throws std::invalid_argument otherwise.
@@ -83,8 +84,9 @@ class GemmLauncher {
   CUtensorMap map_b_{};
 };
 
-// Occupancy (CTAs per SM) of the main kernel instantiation, in the current context; for Wgmma the
-// smaller of its own and its Mma fallback's.
-int64_t kernel_ctas_per_sm(OutType out, bool traced, Mainloop mainloop = Mainloop::Wgmma);
+// Occupancy (CTAs per SM) of the kernel instantiation for `tile`, in the current context; for a
+// 128x128 Wgmma launch the smaller of its own and its Mma fallback's. Throws std::invalid_argument
+// for a tile the kernels lack (sim/decomp/kernel_configs.hpp) or a non-128x128 Mma request.
+int64_t kernel_ctas_per_sm(const TileShape& tile, Mainloop mainloop = Mainloop::Wgmma);
 
 }  // namespace lw::cuda

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuda/kernel/config.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw::cuda {
 
@@ -42,11 +42,9 @@ int64_t max_segments_per_cta(const Plan& plan) {
 }
 
 LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
-  using Cfg = KernelConfig;
-  if (plan.tile.m != Cfg::kTileM || plan.tile.n != Cfg::kTileN || plan.tile.k != Cfg::kTileK) {
-    throw std::invalid_argument("plan tile " + num(plan.tile.m) + "x" + num(plan.tile.n) + "x" +
-                                num(plan.tile.k) + " does not match the kernel's " +
-                                num(Cfg::kTileM) + "x" + num(Cfg::kTileN) + "x" + num(Cfg::kTileK));
+  if (kernel_tile_index(plan.tile) < 0) {
+    throw std::invalid_argument("plan tile " + tile_text(plan.tile) +
+                                " is not one the kernels have (" + kernel_tiles_text() + ")");
   }
   constexpr int64_t kMaxDim = 2147483647;  // the kernel indexes M, N, K as int32
   if (plan.problem.m > kMaxDim || plan.problem.n > kMaxDim || plan.problem.k > kMaxDim) {
@@ -71,7 +69,7 @@ LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
   }
   r.grid = plan.grid;
   r.reduction_grid = reduction_grid(plan);
-  r.workspace_bytes = plan.workspace_slots * Cfg::kSlotFloats * kFloatBytes;
+  r.workspace_bytes = plan.workspace_slots * plan.tile.m * plan.tile.n * kFloatBytes;
   r.flag_bytes = plan.workspace_slots * kFlagBytes;
   r.max_segments = max_segments_per_cta(plan);
   return r;

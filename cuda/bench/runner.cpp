@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <sstream>
 
 #include "cuda/bench/cublas_ref.hpp"
@@ -13,7 +14,7 @@
 #include "cuda/bench/stats.hpp"
 #include "cuda/bench/trace_json.hpp"
 #include "cuda/gemm.hpp"
-#include "cuda/kernel/config.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw::bench {
@@ -108,7 +109,14 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok,mainloop\n";
+         "ok,mainloop,tile,cluster,reason\n";
+}
+
+// A reason is free text: keep it one CSV field.
+std::string csv_field(std::string text) {
+  for (char& c : text)
+    if (c == ',' || c == '\n' || c == '"') c = ';';
+  return text;
 }
 
 std::string csv_row(const ResultRow& r, const std::string& reduction) {
@@ -124,7 +132,10 @@ std::string csv_row(const ResultRow& r, const std::string& reduction) {
                 r.choice.c_str(), static_cast<long long>(r.tiles),
                 static_cast<long long>(r.k_tiles), static_cast<long long>(r.sk_tiles),
                 static_cast<long long>(r.sk_units), r.ok ? 1 : 0, r.mainloop.c_str());
-  return buf;
+  std::string row = buf;
+  row.pop_back();  // the newline
+  return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
+         "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -143,6 +154,130 @@ std::string trace_file(const std::string& base, bool single, const Problem& p, i
   return os.str();
 }
 
+namespace {
+
+// One shape's device inputs, its cuBLAS reference output and time, and its FP64 reference.
+struct ShapeInputs {
+  Problem shape;
+  int64_t mk, nk, mn;
+  DeviceBuffer<Bf16> a, b, c, c_ref, c_trace;
+  double blas_ms = 0;
+  const std::vector<double>* ref64 = nullptr;
+  explicit ShapeInputs(const Problem& p)
+      : shape(p),
+        mk(p.m * p.k),
+        nk(p.n * p.k),
+        mn(p.m * p.n),
+        a(mk),
+        b(nk),
+        c(mn),
+        c_ref(mn),
+        c_trace(mn) {}
+};
+
+// Random inputs, cuBLAS (checked fully written, then timed) and the FP64 reference if small.
+void prepare(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
+             const BenchOptions& opt, Fp64Cache& fp64) {
+  const Problem& p = in.shape;
+  const uint64_t shape_seed = static_cast<uint64_t>(p.m * 1000003 + p.n * 1009 + p.k);
+  fill_random(in.a.p, in.mk, kSeedA ^ shape_seed, s);
+  fill_random(in.b.p, in.nk, kSeedB ^ shape_seed, s);
+  poison(in.c_ref.p, in.mn, kBf16Bytes, s);
+  blas.gemm(p.m, p.n, p.k, in.a.p, in.b.p, in.c_ref.p);
+  const Comparison self = compare(in.c_ref.p, in.c_ref.p, in.mn, kBf16Bytes, s);
+  if (self.nonfinite != 0) throw std::runtime_error("cuBLAS left non-finite outputs");
+  in.blas_ms = summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] {
+                 blas.gemm(p.m, p.n, p.k, in.a.p, in.b.p, in.c_ref.p);
+               })).median;
+  if (p.m * p.n * p.k > opt.fp64_limit) return;
+  const auto key = std::make_tuple(p.m, p.n, p.k);
+  if (!fp64.count(key)) {
+    cuda::check_cuda(cudaStreamSynchronize(s), "sync");
+    fp64[key] = reference_gemm(to_host(in.a.p, in.mk), to_host(in.b.p, in.nk), p.m, p.n, p.k);
+  }
+  in.ref64 = &fp64[key];
+}
+
+// What one configuration is: tile, cluster, schedule, mainloop.
+struct Config {
+  TileShape tile;
+  ClusterShape cluster;
+  std::string schedule;
+  cuda::Mainloop mainloop;
+};
+
+void log_row(const ResultRow& r) {
+  std::fprintf(stderr,
+               "%5lld %5lld %5lld sms=%3lld %-11s %-18s %-5s grid=%5lld %8.4f ms %7.1f TF/s  "
+               "cublas %8.4f ms  err %.2e%s%s\n",
+               static_cast<long long>(r.shape.m), static_cast<long long>(r.shape.n),
+               static_cast<long long>(r.shape.k), static_cast<long long>(r.sms),
+               tile_text(r.tile).c_str(), r.schedule.c_str(), r.mainloop.c_str(),
+               static_cast<long long>(r.grid), r.median_ms, r.tflops, r.cublas_ms, r.rel_err,
+               r.ok ? "" : "  FAILED ", r.reason.c_str());
+}
+
+// Traced launch: written as Chrome-trace JSON; false if its output differs from the untraced one.
+bool trace_config(const Plan& plan, const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
+                  const BenchOptions& opt, const std::string& label) {
+  cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true, cfg.mainloop);
+  poison(in.c_trace.p, in.mn, kBf16Bytes, s);
+  traced.launch(cuda::Operands{in.a.p, in.b.p, in.c_trace.p}, s);
+  const cuda::TraceResult t = traced.read_trace(s);
+  TraceMeta meta{in.shape.m, in.shape.n, in.shape.k, sms, cfg.schedule};
+  write_trace(plan, t, meta, trace_file(opt.trace_path, opt.single_config, in.shape, sms, label));
+  return opt.reduction != Reduction::Deterministic ||
+         compare(in.c_trace.p, in.c.p, in.mn, kBf16Bytes, s).bits_differ == 0;
+}
+
+// Checks and times one configuration on one shape; fills r (ok = 0 with a reason if it cannot
+// run: the plan, the tile or the operands are not supported).
+void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s, L2Flusher& flush,
+                const BenchOptions& opt, const std::string& label, ResultRow& r) {
+  std::unique_ptr<cuda::GemmLauncher> gemm;
+  Planned planned;
+  try {
+    const int64_t ctas_per_sm = cuda::kernel_ctas_per_sm(cfg.tile, cfg.mainloop);
+    planned =
+        plan_schedule(cfg.schedule, in.shape, cfg.tile, GpuShape{sms, ctas_per_sm}, opt.reduction);
+    static_cast<PlanSummary&>(r) = plan_summary(planned);
+    gemm = std::make_unique<cuda::GemmLauncher>(planned.plan, sms, cuda::OutType::BF16, false,
+                                                cfg.mainloop);
+  } catch (const std::invalid_argument& e) {
+    r.ok = false;
+    r.reason = std::string("cannot run: ") + e.what();
+    return;
+  }
+  const cuda::Operands ops{in.a.p, in.b.p, in.c.p};
+  poison(in.c.p, in.mn, kBf16Bytes, s);
+  gemm->launch(ops, s);
+  r.mainloop = cuda::mainloop_name(gemm->last_launched());
+  const Comparison cmp = compare(in.c.p, in.c_ref.p, in.mn, kBf16Bytes, s);
+  r.rel_err = cmp.nonfinite ? NAN : cmp.rel_err();
+  if (in.ref64 != nullptr) r.rel_err_fp64 = rel_frobenius_bf16(to_host(in.c.p, in.mn), *in.ref64);
+  r.ok = cmp.nonfinite == 0 && r.rel_err < opt.tolerance &&
+         (in.ref64 == nullptr || r.rel_err_fp64 < opt.tolerance);
+  const SampleStats st =
+      summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] { gemm->launch(ops, s); }));
+  r.sm_clock_mhz = probe_sm_clock_mhz(s);
+  r.median_ms = st.median;
+  r.p10_ms = st.p10;
+  r.p90_ms = st.p90;
+  r.tflops = tflops(in.shape, st.median);
+  if (!opt.trace_path.empty() && !trace_config(planned.plan, cfg, in, sms, s, opt, label)) {
+    r.ok = false;
+    r.reason = "traced output differs from untraced";
+  }
+  if (!r.ok && r.reason.empty()) {
+    r.reason = "wrong result: rel_err " + std::to_string(r.rel_err) + ", fp64 " +
+               std::to_string(r.rel_err_fp64) + ", non-finite " + std::to_string(cmp.nonfinite);
+  }
+}
+
+}  // namespace
+
+bool cannot_run(const ResultRow& r) { return r.reason.rfind("cannot run", 0) == 0; }
+
 void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cache& fp64,
                    std::vector<ResultRow>& rows) {
   Partition part(device, sms_req);
@@ -152,95 +287,31 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
   L2Flusher flush(device);
   std::vector<cuda::Mainloop> mainloops;
   for (const auto& m : opt.mainloops) mainloops.push_back(cuda::parse_mainloop(m));
-  const TileShape tile{cuda::KernelConfig::kTileM, cuda::KernelConfig::kTileN,
-                       cuda::KernelConfig::kTileK};
+  const bool label_tile = opt.tiles.size() > 1, label_ml = mainloops.size() > 1;
   for (const Problem& shape : opt.shapes) {
-    const int64_t mk = shape.m * shape.k, nk = shape.n * shape.k, mn = shape.m * shape.n;
-    DeviceBuffer<Bf16> a(mk), b(nk), c(mn), c_ref(mn), c_trace(mn);
-    const uint64_t shape_seed = static_cast<uint64_t>(shape.m * 1000003 + shape.n * 1009 + shape.k);
-    fill_random(a.p, mk, kSeedA ^ shape_seed, s);
-    fill_random(b.p, nk, kSeedB ^ shape_seed, s);
-    // cuBLAS: correctness of the baseline itself (poisoned, fully written), then timing.
-    poison(c_ref.p, mn, kBf16Bytes, s);
-    blas.gemm(shape.m, shape.n, shape.k, a.p, b.p, c_ref.p);
-    const Comparison self = compare(c_ref.p, c_ref.p, mn, kBf16Bytes, s);
-    if (self.nonfinite != 0) throw std::runtime_error("cuBLAS left non-finite outputs");
-    const auto blas_ms = summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] {
-                           blas.gemm(shape.m, shape.n, shape.k, a.p, b.p, c_ref.p);
-                         })).median;
-    const std::vector<double>* ref64 = nullptr;
-    if (shape.m * shape.n * shape.k <= opt.fp64_limit) {
-      auto key = std::make_tuple(shape.m, shape.n, shape.k);
-      if (!fp64.count(key)) {
-        cuda::check_cuda(cudaStreamSynchronize(s), "sync");
-        fp64[key] = reference_gemm(to_host(a.p, mk), to_host(b.p, nk), shape.m, shape.n, shape.k);
-      }
-      ref64 = &fp64[key];
-    }
-    for (const std::string& name : opt.schedules)
-      for (const cuda::Mainloop ml : mainloops) {
-        const int64_t ctas_per_sm = cuda::kernel_ctas_per_sm(cuda::OutType::BF16, false, ml);
-        const Planned planned =
-            plan_schedule(name, shape, tile, GpuShape{sms, ctas_per_sm}, opt.reduction);
-        const Plan& plan = planned.plan;
-        cuda::GemmLauncher gemm(plan, sms, cuda::OutType::BF16, false, ml);
-        const cuda::Operands ops{a.p, b.p, c.p};
-        ResultRow r;
-        static_cast<PlanSummary&>(r) = plan_summary(planned);
-        r.shape = shape;
-        r.sms = sms;
-        r.schedule = name;
-        poison(c.p, mn, kBf16Bytes, s);
-        gemm.launch(ops, s);
-        r.mainloop = cuda::mainloop_name(gemm.last_launched());
-        const Comparison cmp = compare(c.p, c_ref.p, mn, kBf16Bytes, s);
-        r.rel_err = cmp.nonfinite ? NAN : cmp.rel_err();
-        if (ref64 != nullptr) r.rel_err_fp64 = rel_frobenius_bf16(to_host(c.p, mn), *ref64);
-        r.ok = cmp.nonfinite == 0 && r.rel_err < opt.tolerance &&
-               (ref64 == nullptr || r.rel_err_fp64 < opt.tolerance);
-        const SampleStats st =
-            summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] { gemm.launch(ops, s); }));
-        r.sm_clock_mhz = probe_sm_clock_mhz(s);
-        r.median_ms = st.median;
-        r.p10_ms = st.p10;
-        r.p90_ms = st.p90;
-        r.tflops = tflops(shape, st.median);
-        r.cublas_ms = blas_ms;
-        r.cublas_tflops = tflops(shape, blas_ms);
-        if (!opt.trace_path.empty()) {
-          cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true, ml);
-          poison(c_trace.p, mn, kBf16Bytes, s);
-          traced.launch(cuda::Operands{a.p, b.p, c_trace.p}, s);
-          const cuda::TraceResult t = traced.read_trace(s);
-          if (opt.reduction == Reduction::Deterministic &&
-              compare(c_trace.p, c.p, mn, kBf16Bytes, s).bits_differ != 0) {
-            std::fprintf(stderr, "warning: traced output differs from untraced for %s\n",
-                         name.c_str());
-            r.ok = false;
+    ShapeInputs in(shape);
+    prepare(in, s, blas, flush, opt, fp64);
+    for (const TileShape& tile : opt.tiles)
+      for (const ClusterShape& cluster : opt.clusters)
+        for (const std::string& name : opt.schedules)
+          for (const cuda::Mainloop ml : mainloops) {
+            const Config cfg{tile, cluster, name, ml};
+            ResultRow r;
+            r.shape = shape;
+            r.sms = sms;
+            r.schedule = name;
+            r.tile = tile;
+            r.cluster = cluster;
+            r.mainloop = cuda::mainloop_name(ml);
+            r.cublas_ms = in.blas_ms;
+            r.cublas_tflops = tflops(shape, in.blas_ms);
+            std::string label = name;
+            if (label_tile) label += "-" + tile_text(tile);
+            if (label_ml) label += "-" + r.mainloop;
+            run_config(cfg, in, sms, s, flush, opt, label, r);
+            log_row(r);
+            rows.push_back(r);
           }
-          TraceMeta meta{shape.m, shape.n, shape.k, sms, name};
-          const std::string label =
-              mainloops.size() > 1 ? name + "-" + cuda::mainloop_name(ml) : name;
-          write_trace(plan, t, meta,
-                      trace_file(opt.trace_path, opt.single_config, shape, sms, label));
-        }
-        if (!r.ok) {
-          std::fprintf(stderr,
-                       "FAILED %lldx%lldx%lld sms=%lld %s: rel_err %.3e fp64 %.3e nonfinite %lld\n",
-                       static_cast<long long>(shape.m), static_cast<long long>(shape.n),
-                       static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
-                       r.rel_err, r.rel_err_fp64, static_cast<long long>(cmp.nonfinite));
-        }
-        std::fprintf(
-            stderr,
-            "%5lld %5lld %5lld sms=%3lld %-18s %-5s grid=%5lld %8.4f ms %7.1f TF/s  cublas "
-            "%8.4f ms  err %.2e\n",
-            static_cast<long long>(shape.m), static_cast<long long>(shape.n),
-            static_cast<long long>(shape.k), static_cast<long long>(sms), name.c_str(),
-            r.mainloop.c_str(), static_cast<long long>(r.grid), r.median_ms, r.tflops, r.cublas_ms,
-            r.rel_err);
-        rows.push_back(r);
-      }
   }
 }
 

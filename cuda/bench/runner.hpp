@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 
 namespace lw::bench {
@@ -18,6 +19,8 @@ struct BenchOptions {
   Reduction reduction = Reduction::Deterministic;
   std::string reduction_name = "deterministic";
   std::vector<std::string> mainloops = {"wgmma"};  // ladder steps to run, each a CSV row
+  std::vector<TileShape> tiles = {kDefaultTile};   // kernel tiles to run, each a CSV row
+  std::vector<ClusterShape> clusters = {ClusterShape{}};
   int warmup = 3;
   int reps = 20;
   std::string trace_path;  // empty = no traces
@@ -31,6 +34,9 @@ struct ResultRow : PlanSummary {
   int64_t sms = 0;
   std::string schedule;
   std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
+  TileShape tile;
+  ClusterShape cluster;
+  std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
   double cublas_ms = 0, cublas_tflops = 0;
   double rel_err = 0, rel_err_fp64 = -1;  // -1 = not checked
@@ -39,6 +45,10 @@ struct ResultRow : PlanSummary {
 };
 
 std::string csv_header();
+
+// True for a row whose configuration could not run (nothing was timed), as opposed to one that ran
+// and failed its correctness check.
+bool cannot_run(const ResultRow& r);
 std::string csv_row(const ResultRow& r, const std::string& reduction);
 
 // Path of the trace for one config: `base` itself for a single config, else base_<config>.json.
@@ -48,7 +58,9 @@ std::string trace_file(const std::string& base, bool single, const Problem& p, i
 // FP64 references keyed by shape, shared across partitions.
 using Fp64Cache = std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<double>>;
 
-// Runs every shape x schedule of `opt` on a partition of `sms` SMs; appends rows.
+// Runs every shape x tile x schedule x mainloop of `opt` on a partition of `sms` SMs; appends
+// rows. A configuration that cannot run (plan, tile or operands it does not support) is one row
+// with ok = 0 and its reason.
 void run_partition(int device, int64_t sms, const BenchOptions& opt, Fp64Cache& fp64,
                    std::vector<ResultRow>& rows);
 

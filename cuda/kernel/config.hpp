@@ -1,40 +1,73 @@
-// Compile-time shape of the CUDA GEMM kernel (tile, warps, pipeline depth, shared memory), shared
-// by the device code and the host launch logic. Plans must be built for exactly this tile.
+// Compile-time shapes of the CUDA GEMM kernels (tile, warps, pipeline depth, shared memory), shared
+// by the device code and the host launch logic. Plans must be built for exactly the kernel's tile;
+// the wgmma kernel has one instantiation per tile of sim/decomp/kernel_configs.hpp.
 #pragma once
 #include <cstdint>
 
+#include "sim/decomp/kernel_configs.hpp"
+
 namespace lw::cuda {
 
+constexpr int kElemBytes = 2;  // bf16 operands
+constexpr int kTileK = 64;     // k-tile: elements of K per MAC-loop iteration (128 B rows)
+
+// Ladder step 1 (mma.sync + cp.async), 128x128 only; also the fallback when K % 8 != 0.
 struct KernelConfig {
   static constexpr int kTileM = 128;  // CTA output tile rows (elements)
   static constexpr int kTileN = 128;  // CTA output tile columns (elements)
-  static constexpr int kTileK = 64;   // k-tile: elements of K per MAC-loop iteration
-  static constexpr int kWarpsM = 2;   // warp grid over the CTA tile
+  static constexpr int kTileK = cuda::kTileK;
+  static constexpr int kWarpsM = 2;  // warp grid over the CTA tile
   static constexpr int kWarpsN = 4;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;  // 256 threads per CTA
   static constexpr int kStages = 4;                        // cp.async pipeline depth
-  static constexpr int kElemBytes = 2;                     // bf16 operands
+  static constexpr int kElemBytes = cuda::kElemBytes;
   static constexpr int kStageBytes = (kTileM + kTileN) * kTileK * kElemBytes;  // A + B per stage
   static constexpr int kSmemBytes = kStages * kStageBytes;                     // dynamic smem
   static constexpr int kSlotFloats = kTileM * kTileN;  // fp32 partial tile in the workspace
 };
 
-// Ladder step 2 (sm_90a): same tile, warp-specialised. Warpgroup 0 produces (one thread walks the
-// plan and issues TMA loads into a ring of stages); warpgroups 1 and 2 consume (wgmma, 64 rows of
-// the tile each), then run fixup and epilogue.
+// Ladder step 2+ (sm_90a), tile kTileM x kTileN: warp-specialised. Warpgroup 0 produces (one
+// thread walks the plan and issues TMA loads into a ring of stages); warpgroups 1 and 2 consume
+// (wgmma), each owning a kWgRows x kWgCols block of the tile, then run fixup and epilogue.
+template <int kM, int kN>
 struct WgmmaConfig {
+  static constexpr int kTileM = kM;
+  static constexpr int kTileN = kN;
+  static constexpr int kTileK = cuda::kTileK;
   static constexpr int kWarpgroupThreads = 128;
-  static constexpr int kConsumers = 2;                                     // consumer warpgroups
+  static constexpr int kConsumers = 2;  // consumer warpgroups
+  // 64-row tiles split the columns between the consumers, taller tiles split the rows.
+  static constexpr int kConsumersN = kM == 64 ? 2 : 1;
+  static constexpr int kConsumersM = kConsumers / kConsumersN;
+  static constexpr int kWgRows = kM / kConsumersM;  // rows of one consumer's block
+  static constexpr int kWgCols = kN / kConsumersN;  // = the wgmma instruction's N
+  static constexpr int kWgmmaM = 64;                // rows of one wgmma instruction
+  static constexpr int kMBlocks = kWgRows / kWgmmaM;
+  static constexpr int kAccFloats = kMBlocks * kWgCols / 2;  // fp32 per consumer thread
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
   static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;    // 384
   static constexpr int kConsumerWarps = kConsumerThreads / 32;             // empty-barrier arrivals
-  static constexpr int kStages = 6;                                        // TMA ring depth
-  static constexpr int kOperandBytes = KernelConfig::kTileM * KernelConfig::kTileK *
-                                       KernelConfig::kElemBytes;  // 16 KiB (A; B is the same)
-  static constexpr int kStageBytes = 2 * kOperandBytes;
-  static constexpr int kAlign = 1024;  // 128B-swizzle atoms must start 1024-byte aligned
-  static constexpr int kBarrierBytes = 2 * kStages * 8;  // full + empty mbarriers (8 bytes each)
-  static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierBytes;
+  static constexpr int kBytesA = kM * kTileK * kElemBytes;
+  static constexpr int kBytesB = kN * kTileK * kElemBytes;
+  static constexpr int kStageBytes = kBytesA + kBytesB;
+  static constexpr int kAlign = 1024;        // 128B-swizzle atoms must start 1024-byte aligned
+  static constexpr int kSmemLimit = 232448;  // bytes of dynamic smem one sm_90 CTA may opt into
+  static constexpr int kMaxStages = 8;       // deeper rings stop paying (CUTLASS picks <= 8)
+  static constexpr int kBarrierRoom = 2 * kMaxStages * 8;  // full + empty mbarriers, 8 B each
+  static constexpr int kFitStages = (kSmemLimit - kAlign - kBarrierRoom) / kStageBytes;
+  static constexpr int kStages = kFitStages < kMaxStages ? kFitStages : kMaxStages;
+  static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierRoom;
+  static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
+  // Register split (setmaxnreg): the producer warpgroup gives registers to the consumers.
+  static constexpr int kProducerRegs = 40;
+  static constexpr int kConsumerRegs = 232;
+
+  static_assert(kM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
+  static_assert(kWgCols % 8 == 0 && kWgCols <= 256, "wgmma N is a multiple of 8 up to 256");
+  static_assert(kBytesB % kAlign == 0 && kBytesA % kAlign == 0, "stages stay swizzle-aligned");
+  static_assert(kStages >= 2, "the ring needs two stages");
+  static_assert(kProducerRegs * kWarpgroupThreads + kConsumerRegs * kConsumerThreads <= 65536,
+                "register file of one SM");
 };
 
 }  // namespace lw::cuda

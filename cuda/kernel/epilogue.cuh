@@ -1,5 +1,6 @@
-// Epilogue: writes the fp32 accumulator of one output tile to C (bf16 or fp32), masking rows and
-// columns beyond M and N. L is the accumulator's thread layout (frag_layout.cuh).
+// Epilogue: writes the fp32 accumulator of one output tile to C (bf16 or fp32,
+// GemmParams::out_f32), masking rows and columns beyond M and N. L is the accumulator's thread
+// layout (frag_layout.cuh).
 #pragma once
 #include <cuda_bf16.h>
 
@@ -33,14 +34,14 @@ __device__ __forceinline__ void store_pair(OutT* c, int64_t row, int64_t col, in
 }
 
 template <class L, typename OutT>
-__device__ __forceinline__ void epilogue(const GemmParams& p, int64_t tile_m, int64_t tile_n,
-                                         const Accum& acc) {
+__device__ __forceinline__ void epilogue_as(const GemmParams& p, int64_t tile_m, int64_t tile_n,
+                                            const typename L::Acc& acc) {
   OutT* c = static_cast<OutT*>(p.c);
-  const int64_t tile_row = tile_m * KernelConfig::kTileM;
-  const int64_t tile_col = tile_n * KernelConfig::kTileN;
+  const int64_t tile_row = tile_m * L::kTileM;
+  const int64_t tile_col = tile_n * L::kTileN;
   const bool even_n = p.n % 2 == 0;  // paired stores stay aligned
 #pragma unroll
-  for (int f = 0; f < kFrags; ++f) {
+  for (int f = 0; f < L::kFrags; ++f) {
     const int64_t col = tile_col + L::origin_col(f);
     if (col >= p.n) continue;
     const float* v = frag(acc, f);
@@ -50,6 +51,16 @@ __device__ __forceinline__ void epilogue(const GemmParams& p, int64_t tile_m, in
       if (row >= p.m) continue;
       store_pair<OutT>(c, row, col, p.n, v[2 * half], v[2 * half + 1], even_n && col + 1 < p.n);
     }
+  }
+}
+
+template <class L>
+__device__ __forceinline__ void epilogue(const GemmParams& p, int64_t tile_m, int64_t tile_n,
+                                         const typename L::Acc& acc) {
+  if (p.out_f32) {
+    epilogue_as<L, float>(p, tile_m, tile_n, acc);
+  } else {
+    epilogue_as<L, __nv_bfloat16>(p, tile_m, tile_n, acc);
   }
 }
 

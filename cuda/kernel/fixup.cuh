@@ -18,14 +18,15 @@ __device__ __forceinline__ float4* frag_ptr(float* slot, int f) {
   return reinterpret_cast<float4*>(slot) + f * kFragThreads + L::tid();
 }
 
+template <class L>
 __device__ __forceinline__ float* slot_ptr(const GemmParams& p, int64_t slot) {
-  return p.workspace + slot * KernelConfig::kSlotFloats;
+  return p.workspace + slot * static_cast<int64_t>(L::kTileM * L::kTileN);
 }
 
 template <class L>
-__device__ __forceinline__ void store_slot(float* slot, const Accum& acc) {
+__device__ __forceinline__ void store_slot(float* slot, const typename L::Acc& acc) {
 #pragma unroll
-  for (int f = 0; f < kFrags; ++f) {
+  for (int f = 0; f < L::kFrags; ++f) {
     const float* v = frag(acc, f);
     __stcg(frag_ptr<L>(slot, f), make_float4(v[0], v[1], v[2], v[3]));
   }
@@ -33,9 +34,9 @@ __device__ __forceinline__ void store_slot(float* slot, const Accum& acc) {
 
 // acc += slot (loads bypass L1: the slot was written by another CTA).
 template <class L>
-__device__ __forceinline__ void add_slot(float* slot, Accum& acc) {
+__device__ __forceinline__ void add_slot(float* slot, typename L::Acc& acc) {
 #pragma unroll
-  for (int f = 0; f < kFrags; ++f) {
+  for (int f = 0; f < L::kFrags; ++f) {
     const float4 v = __ldcg(frag_ptr<L>(slot, f));
     float* d = frag(acc, f);
     d[0] += v.x;
@@ -47,9 +48,9 @@ __device__ __forceinline__ void add_slot(float* slot, Accum& acc) {
 
 // slot += acc in place: plain load/add/store (turnstile order) or atomic adds.
 template <class L, bool kAtomic>
-__device__ __forceinline__ void accumulate_slot(float* slot, const Accum& acc) {
+__device__ __forceinline__ void accumulate_slot(float* slot, const typename L::Acc& acc) {
 #pragma unroll
-  for (int f = 0; f < kFrags; ++f) {
+  for (int f = 0; f < L::kFrags; ++f) {
     const float* v = frag(acc, f);
     float4* d = frag_ptr<L>(slot, f);
     if constexpr (kAtomic) {
@@ -63,14 +64,14 @@ __device__ __forceinline__ void accumulate_slot(float* slot, const Accum& acc) {
 
 // The layout's first thread spins until *flag >= value (acquire), then its threads sync.
 // Returns ns spent (first thread).
-template <class L, bool kTraced>
-__device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value) {
+template <class L>
+__device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value, bool traced) {
   uint64_t spent = 0;
   if (L::tid() == 0) {
-    const uint64_t t0 = kTraced ? ptx::globaltimer() : 0;
+    const uint64_t t0 = traced ? ptx::globaltimer() : 0;
     while (ptx::ld_acquire_gpu(flag) < value) {
     }
-    if (kTraced) spent = ptx::globaltimer() - t0;
+    if (traced) spent = ptx::globaltimer() - t0;
   }
   L::sync();
   return spent;
@@ -84,35 +85,36 @@ __device__ __forceinline__ void signal_flag(int32_t* flag, int64_t value) {
 }
 
 // Runs the fixup of segment `s`; returns the ns the first thread spent waiting on flags.
-template <class L, bool kTraced>
+template <class L>
 __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p, const Segment& s,
-                                          Accum& acc) {
+                                          typename L::Acc& acc) {
+  const bool traced = p.trace.ctas != nullptr;
   uint64_t waited = 0;
   switch (s.role) {
     case Role::Whole:
       break;
     case Role::StorePartial:
-      store_slot<L>(slot_ptr(p, s.slot), acc);  // also initialises an in-place slot
+      store_slot<L>(slot_ptr<L>(p, s.slot), acc);  // also initialises an in-place slot
       signal_flag<L>(p.flags + s.slot, s.signal);
       break;
     case Role::Accumulate:
-      waited += wait_flag<L, kTraced>(p.flags + s.slot, s.wait_value);
+      waited += wait_flag<L>(p.flags + s.slot, s.wait_value, traced);
       if (plan.storage == FixupStorage::InPlaceAtomic) {
-        accumulate_slot<L, true>(slot_ptr(p, s.slot), acc);
+        accumulate_slot<L, true>(slot_ptr<L>(p, s.slot), acc);
       } else {
-        accumulate_slot<L, false>(slot_ptr(p, s.slot), acc);
+        accumulate_slot<L, false>(slot_ptr<L>(p, s.slot), acc);
       }
       signal_flag<L>(p.flags + s.slot, s.signal);
       break;
     case Role::Final:
       if (plan.storage == FixupStorage::Slots) {
         for (int64_t j = 0; j < s.load_slots; ++j) {  // k order: deterministic
-          waited += wait_flag<L, kTraced>(p.flags + s.slot + j, s.wait_value);
-          add_slot<L>(slot_ptr(p, s.slot + j), acc);
+          waited += wait_flag<L>(p.flags + s.slot + j, s.wait_value, traced);
+          add_slot<L>(slot_ptr<L>(p, s.slot + j), acc);
         }
       } else {
-        waited += wait_flag<L, kTraced>(p.flags + s.slot, s.wait_value);
-        add_slot<L>(slot_ptr(p, s.slot), acc);
+        waited += wait_flag<L>(p.flags + s.slot, s.wait_value, traced);
+        add_slot<L>(slot_ptr<L>(p, s.slot), acc);
       }
       break;
   }

@@ -1,5 +1,5 @@
-// Per-thread fp32 accumulator of one 128x128 tile and the two thread layouts that own it: mma.sync
-// (256 threads, 2x4 warps of 64x32) and wgmma (256 consumer threads, 8 warps of 16x128 rows).
+// Per-thread fp32 accumulator of one output tile and the thread layouts that own it: mma.sync
+// (128x128, 256 threads, 2x4 warps of 64x32) and wgmma (any kernel tile, 256 consumer threads).
 #pragma once
 #include <cstdint>
 
@@ -8,30 +8,36 @@
 
 namespace lw::cuda {
 
-// Both layouts hold 16 fragments of 4 floats per thread; fragment f covers output elements
+// Every layout holds kFrags fragments of 4 floats per thread; fragment f covers output elements
 // (r, c), (r, c + 1), (r + 8, c), (r + 8, c + 1) with (r, c) = L::origin_row / origin_col(f).
 constexpr int kFragRows = 8;       // row distance of the fragment's second pair
 constexpr int kFragFloats = 4;     // floats per fragment
-constexpr int kFrags = 16;         // fragments per thread
 constexpr int kFragThreads = 256;  // threads that own a tile's accumulator
-constexpr int kAccFloats = kFrags * kFragFloats;
 constexpr int kWarpSize = 32;
 constexpr int kLanesPerRow = 4;  // lanes sharing one fragment row (2 columns each)
 constexpr int kColsPerLane = 2;
-static_assert(kFragThreads * kAccFloats == KernelConfig::kSlotFloats, "a slot is one tile");
 
+template <int kFloats>
 struct Accum {
-  float v[kAccFloats];
+  static constexpr int kSize = kFloats;
+  float v[kFloats];
 };
 
-__device__ __forceinline__ float* frag(Accum& a, int f) { return a.v + f * kFragFloats; }
-__device__ __forceinline__ const float* frag(const Accum& a, int f) {
+template <class A>
+__device__ __forceinline__ float* frag(A& a, int f) {
+  return a.v + f * kFragFloats;
+}
+template <class A>
+__device__ __forceinline__ const float* frag(const A& a, int f) {
   return a.v + f * kFragFloats;
 }
 
 // mma.sync m16n8k16 layout: warp w owns rows (w / 4) * 64 + [0, 64), columns (w % 4) * 32 + [0,
 // 32); fragment f = mi * 4 + ni is its m16n8 block (mi, ni).
 struct MmaLayout {
+  static constexpr int kTileM = KernelConfig::kTileM, kTileN = KernelConfig::kTileN;
+  static constexpr int kFrags = kTileM * kTileN / kFragThreads / kFragFloats;  // 16
+  using Acc = Accum<kFrags * kFragFloats>;
   static constexpr int kWarpRows = 64, kWarpCols = 32, kWarpsN = 4, kBlockM = 16, kBlockN = 8;
   static constexpr int kBlocksN = kWarpCols / kBlockN;
   __device__ __forceinline__ static int tid() { return static_cast<int>(threadIdx.x); }
@@ -47,24 +53,35 @@ struct MmaLayout {
   }
 };
 
-// wgmma m64n128 layout: consumer warp w (0..7) owns rows w * 16 + [0, 16) and all 128 columns;
-// fragment f is its 8-column block f. Thread ids start at kFirstThread; the owners synchronise on
-// a named barrier (the producer warpgroup never joins it).
-template <int kFirstThread>
+// wgmma m64nN layout of WgmmaConfig Cfg: consumer warpgroup g owns the block (g / kConsumersN,
+// g % kConsumersN) of kWgRows x kWgCols; in it, warp w (0..3) of m64 block b owns rows
+// b * 64 + w * 16 + [0, 16); fragment f = b * (kWgCols / 8) + j is its 8-column block j. Thread
+// ids start at kFirstThread; the owners synchronise on a named barrier (the producer warpgroup
+// never joins it).
+template <class Cfg, int kFirstThread>
 struct WgmmaLayout {
-  static constexpr int kWarpRows = 16, kBlockN = 8;
+  static constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN;
+  static constexpr int kFrags = Cfg::kAccFloats / kFragFloats;
+  using Acc = Accum<Cfg::kAccFloats>;
+  static constexpr int kWarpRows = 16, kBlockN = 8, kWarpsPerGroup = 4;
+  static constexpr int kFragsPerBlock = Cfg::kWgCols / kBlockN;
   static constexpr uint32_t kBarrierId = 1;  // 0 is __syncthreads
+  static_assert(kFrags * kFragThreads * kFragFloats == kTileM * kTileN, "a slot is one tile");
   __device__ __forceinline__ static int tid() {
     return static_cast<int>(threadIdx.x) - kFirstThread;
   }
   __device__ __forceinline__ static void sync() {
     ptx::named_barrier_sync(kBarrierId, kFragThreads);
   }
-  __device__ __forceinline__ static int origin_row(int /*f*/) {
-    return (tid() / kWarpSize) * kWarpRows + (tid() % kWarpSize) / kLanesPerRow;
+  __device__ __forceinline__ static int group() { return tid() / (kWarpsPerGroup * kWarpSize); }
+  __device__ __forceinline__ static int origin_row(int f) {
+    const int warp = (tid() / kWarpSize) % kWarpsPerGroup;
+    return (group() / Cfg::kConsumersN) * Cfg::kWgRows + (f / kFragsPerBlock) * Cfg::kWgmmaM +
+           warp * kWarpRows + (tid() % kWarpSize) / kLanesPerRow;
   }
   __device__ __forceinline__ static int origin_col(int f) {
-    return f * kBlockN + (tid() % kLanesPerRow) * kColsPerLane;
+    return (group() % Cfg::kConsumersN) * Cfg::kWgCols + (f % kFragsPerBlock) * kBlockN +
+           (tid() % kLanesPerRow) * kColsPerLane;
   }
 };
 

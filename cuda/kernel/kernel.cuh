@@ -9,20 +9,23 @@
 
 namespace lw::cuda {
 
+__device__ __forceinline__ bool traced(const GemmParams& p) { return p.trace.ctas != nullptr; }
+
 // One segment on the accumulator owners of layout L: mac(tile_m, tile_n, s, acc) fills acc.
-template <bool kTraced, typename OutT, class L, class Mac>
+template <class L, class Mac>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
                                             SegmentTrace* rec, Mac&& mac) {
-  const uint64_t t_start = kTraced ? ptx::globaltimer() : 0;
+  const bool tr = traced(p);
+  const uint64_t t_start = tr ? ptx::globaltimer() : 0;
   const int64_t tm = tile_coord_m(plan, s.tile);
   const int64_t tn = tile_coord_n(plan, s.tile);
-  Accum acc;
+  typename L::Acc acc;
   mac(tm, tn, s, acc);
-  const uint64_t t_mac_end = kTraced ? ptx::globaltimer() : 0;
-  const uint64_t waited = fixup<L, kTraced>(plan, p, s, acc);
-  const uint64_t t_fixup_end = kTraced ? ptx::globaltimer() : 0;
-  if (s.role == Role::Whole || s.role == Role::Final) epilogue<L, OutT>(p, tm, tn, acc);
-  if (kTraced && L::tid() == 0 && rec != nullptr) {
+  const uint64_t t_mac_end = tr ? ptx::globaltimer() : 0;
+  const uint64_t waited = fixup<L>(plan, p, s, acc);
+  const uint64_t t_fixup_end = tr ? ptx::globaltimer() : 0;
+  if (s.role == Role::Whole || s.role == Role::Final) epilogue<L>(p, tm, tn, acc);
+  if (tr && L::tid() == 0 && rec != nullptr) {
     rec->work_id = s.work_id;
     rec->tile = s.tile;
     rec->k_begin = s.k_begin;
@@ -35,22 +38,20 @@ __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& 
   }
 }
 
-template <bool kTraced>
 __device__ __forceinline__ SegmentTrace* trace_slot(const GemmParams& p, int64_t i) {
-  if (!kTraced || i >= p.trace.max_segments) return nullptr;
+  if (!traced(p) || i >= p.trace.max_segments) return nullptr;
   return p.trace.segments + static_cast<int64_t>(blockIdx.x) * p.trace.max_segments + i;
 }
 
-template <bool kTraced, class L>
+template <class L>
 __device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments) {
-  if (kTraced && L::tid() == 0) {
+  if (traced(p) && L::tid() == 0) {
     p.trace.ctas[blockIdx.x].smid = ptx::smid();
     p.trace.ctas[blockIdx.x].segments = segments;
   }
 }
 
 // Main launch (step 1): plan.grid CTAs of KernelConfig::kThreads. The Plan is a POD parameter.
-template <bool kTraced, typename OutT>
 __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
     gemm_kernel(const Plan plan, const GemmParams p) {
   extern __shared__ __align__(128) char smem[];
@@ -59,28 +60,27 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
   Segment s;
   int32_t n = 0;
   while (walk_next(plan, w, s)) {
-    run_segment<kTraced, OutT, MmaLayout>(
-        plan, p, s, trace_slot<kTraced>(p, n),
-        [&](int64_t tm, int64_t tn, const Segment& seg, Accum& acc) {
-          mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
-        });
+    run_segment<MmaLayout>(plan, p, s, trace_slot(p, n),
+                           [&](int64_t tm, int64_t tn, const Segment& seg, MmaLayout::Acc& acc) {
+                             mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
+                           });
     ++n;
   }
-  trace_cta<kTraced, MmaLayout>(p, n);
+  trace_cta<MmaLayout>(p, n);
 }
 
 // Separate split-K reduction: reduction_grid(plan) CTAs of kFragThreads threads, one
 // reduction_segment each; L is the layout of the main kernel that wrote the slots.
-template <bool kTraced, typename OutT, class L>
+template <class L>
 __global__ void __launch_bounds__(kFragThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
   const Segment s = reduction_segment(plan, blockIdx.x);
-  run_segment<kTraced, OutT, L>(plan, p, s, trace_slot<kTraced>(p, 0),
-                                [](int64_t, int64_t, const Segment&, Accum& acc) {
+  run_segment<L>(plan, p, s, trace_slot(p, 0),
+                 [](int64_t, int64_t, const Segment&, typename L::Acc& acc) {
 #pragma unroll
-                                  for (int i = 0; i < kAccFloats; ++i) acc.v[i] = 0.0f;
-                                });
-  trace_cta<kTraced, L>(p, 1);
+                   for (int i = 0; i < L::Acc::kSize; ++i) acc.v[i] = 0.0f;
+                 });
+  trace_cta<L>(p, 1);
 }
 
 }  // namespace lw::cuda

@@ -22,7 +22,7 @@ constexpr int kChunksPerRow = Cfg::kTileK / kChunkElems;  // 8 chunks per 64-ele
 constexpr int kRowBytes = Cfg::kTileK * Cfg::kElemBytes;  // 128 bytes per smem row
 constexpr int kSwizzleMask = kChunksPerRow - 1;
 constexpr int kOperandBytesA = Cfg::kTileM * kRowBytes;
-static_assert(kFragsM * kFragsN == kFrags && Cfg::kThreads == kFragThreads,
+static_assert(kFragsM * kFragsN == MmaLayout::kFrags && Cfg::kThreads == kFragThreads,
               "the mma.sync accumulator is MmaLayout: fragment mi * kFragsN + ni");
 
 // Byte offset of 16-byte chunk `chunk` of tile row `row`: chunks XOR-swizzled by row so that the
@@ -76,7 +76,7 @@ __device__ __forceinline__ void load_stage(const GemmParams& p, int64_t tile_m, 
 }
 
 // One k-tile of MACs from a resident stage.
-__device__ __forceinline__ void mac_stage(uint32_t stage_base, Accum& acc) {
+__device__ __forceinline__ void mac_stage(uint32_t stage_base, MmaLayout::Acc& acc) {
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int wm = (warp / Cfg::kWarpsN) * kWarpTileM;
@@ -113,9 +113,10 @@ __device__ __forceinline__ void mac_stage(uint32_t stage_base, Accum& acc) {
 
 // acc = sum over k-tiles [k_begin, k_end) of A_tile * B_tile^T. Leaves smem free for reuse.
 __device__ __forceinline__ void mainloop(const GemmParams& p, int64_t tile_m, int64_t tile_n,
-                                         int64_t k_begin, int64_t k_end, char* smem, Accum& acc) {
+                                         int64_t k_begin, int64_t k_end, char* smem,
+                                         MmaLayout::Acc& acc) {
 #pragma unroll
-  for (int i = 0; i < kAccFloats; ++i) acc.v[i] = 0.0f;
+  for (int i = 0; i < MmaLayout::Acc::kSize; ++i) acc.v[i] = 0.0f;
   const int64_t iters = k_end - k_begin;
   if (iters <= 0) return;
   const uint32_t base = ptx::smem_addr(smem);

@@ -12,12 +12,13 @@ namespace lw::cuda {
 struct GemmParams {
   const __nv_bfloat16* a = nullptr;  // M x K row-major
   const __nv_bfloat16* b = nullptr;  // N x K row-major (K contiguous)
-  void* c = nullptr;                 // M x N row-major, bf16 or fp32 (kernel template argument)
+  void* c = nullptr;                 // M x N row-major, bf16 or fp32 (out_f32)
   float* workspace = nullptr;        // workspace_slots x (tile_m * tile_n) fp32
   int32_t* flags = nullptr;          // workspace_slots int32, zeroed before every launch
-  TraceBuffers trace;                // used by the traced instantiation only
+  TraceBuffers trace;                // traced launches only (trace.ctas == nullptr: untraced)
   int32_t m = 0, n = 0, k = 0;
   bool vector_loads = false;  // K % 8 == 0 and A, B 16-byte aligned: 16-byte cp.async loads
+  bool out_f32 = false;       // C is fp32 (else bf16)
 };
 
 }  // namespace lw::cuda

@@ -10,6 +10,7 @@
 #include "cuda/bench/host_ref.hpp"
 #include "cuda/gemm.hpp"
 #include "cuda/kernel/config.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 
 using namespace lw;
@@ -22,8 +23,7 @@ constexpr double kF32Tolerance = 1e-4;   // fp32 outputs (fp32 accumulation-orde
 constexpr int kDeterminismRuns = 10;
 constexpr int kSmallSms = 8;  // plans built for few SMs: several segments per CTA
 
-const TileShape kTile{cuda::KernelConfig::kTileM, cuda::KernelConfig::kTileN,
-                      cuda::KernelConfig::kTileK};
+const TileShape kTile = kDefaultTile;
 
 const std::vector<std::string>& schedules() {
   static const std::vector<std::string> s = {"dp",           "dp-persistent",   "splitk:2",
@@ -40,12 +40,35 @@ int64_t sms_of_device() {
   return n;
 }
 
-constexpr cuda::Mainloop kMainloops[] = {cuda::Mainloop::Mma, cuda::Mainloop::Wgmma};
+// A kernel the suite runs: the mma kernel (128x128) or the wgmma kernel at one tile.
+struct Variant {
+  cuda::Mainloop mainloop;
+  TileShape tile;
+  std::string name() const {
+    return std::string(cuda::mainloop_name(mainloop)) + " " + tile_text(tile);
+  }
+};
+
+// The mma kernel and the wgmma kernel at every tile of sim/decomp/kernel_configs.hpp.
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = [] {
+    std::vector<Variant> out = {{cuda::Mainloop::Mma, kTile}};
+    for (const TileShape& t : kKernelTiles) out.push_back({cuda::Mainloop::Wgmma, t});
+    return out;
+  }();
+  return v;
+}
+
+constexpr int64_t kTmaElemAlign = 8;  // TMA rows must be 16-byte strided: K % 8 == 0
 
 // A wgmma launcher runs wgmma exactly when rows are 16-byte strided (K % 8 == 0).
 cuda::Mainloop expected_run(cuda::Mainloop requested, const Problem& p) {
-  constexpr int64_t kTmaElemAlign = 8;
   return p.k % kTmaElemAlign == 0 ? requested : cuda::Mainloop::Mma;
+}
+
+// Only the 128x128 tile has a fallback for K % 8 != 0; other tiles refuse such shapes.
+bool can_run(const Variant& v, const Problem& p) {
+  return p.k % kTmaElemAlign == 0 || same_tile(v.tile, kTile);
 }
 
 const char* red_name(Reduction r) { return r == Reduction::Atomic ? "atomic" : "deterministic"; }
@@ -90,8 +113,9 @@ struct Case {
   }
 };
 
-Planned make(const std::string& name, const Problem& p, int64_t sms, Reduction r) {
-  return plan_schedule(name, p, kTile, GpuShape{sms, 1}, r);
+Planned make(const std::string& name, const Problem& p, int64_t sms, Reduction r,
+             const TileShape& tile = kTile) {
+  return plan_schedule(name, p, tile, GpuShape{sms, 1}, r);
 }
 
 }  // namespace
@@ -106,9 +130,16 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
     for (const auto& name : schedules())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
         for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}})
-          for (cuda::Mainloop ml : kMainloops) {
-            const Plan plan = make(name, p, sms, red).plan;
-            CAPTURE(std::string(cuda::mainloop_name(ml)));
+          for (const Variant& v : variants()) {
+            const cuda::Mainloop ml = v.mainloop;
+            const Plan plan = make(name, p, sms, red, v.tile).plan;
+            CAPTURE(v.name());
+            if (!can_run(v, p)) {
+              CHECK_THROWS_AS(
+                  cuda::GemmLauncher(plan, sms_of_device(), cuda::OutType::BF16, false, ml),
+                  std::invalid_argument);
+              continue;
+            }
             CAPTURE(p.m);
             CAPTURE(p.n);
             CAPTURE(p.k);
@@ -130,10 +161,12 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
 TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays within tolerance") {
   for (const Problem& p : {Problem{1000, 1100, 4100}, Problem{1000, 1100, 4096}}) {
     Case cs(p);
-    for (cuda::Mainloop ml : kMainloops)
+    for (const Variant& v : variants())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
         for (const auto& name : schedules()) {
-          const Plan plan = make(name, p, sms_of_device(), red).plan;
+          if (!can_run(v, p)) continue;
+          const cuda::Mainloop ml = v.mainloop;
+          const Plan plan = make(name, p, sms_of_device(), red, v.tile).plan;
           cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false, ml);
           __nv_bfloat16* first = nullptr;
           check_cuda(cudaMalloc(&first, p.m * p.n * 2), "first");
@@ -148,15 +181,14 @@ TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays wi
           }
           CAPTURE(name);
           CAPTURE(std::string(red_name(red)));
-          CAPTURE(std::string(cuda::mainloop_name(ml)));
+          CAPTURE(v.name());
           CHECK(g.last_launched() == expected_run(ml, p));
           const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
           CHECK(e < kBf16Tolerance);
           if (red == Reduction::Deterministic) CHECK(max_differ == 0);
-          MESSAGE(name << " " << std::string(red_name(red)) << " " << cuda::mainloop_name(ml)
-                       << " K=" << p.k << ": rel err " << e
-                       << ", max outputs differing from run 0 over " << kDeterminismRuns
-                       << " runs: " << max_differ << " of " << p.m * p.n);
+          MESSAGE(name << " " << std::string(red_name(red)) << " " << v.name() << " K=" << p.k
+                       << ": rel err " << e << ", max outputs differing from run 0 over "
+                       << kDeterminismRuns << " runs: " << max_differ << " of " << p.m * p.n);
           cudaFree(first);
         }
   }
@@ -169,11 +201,13 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
       __nv_bfloat16* plain = nullptr;
       check_cuda(cudaMalloc(&plain, p.m * p.n * 2), "plain");
       for (const auto& name : schedules())
-        for (cuda::Mainloop ml : kMainloops) {
-          const Plan plan = make(name, p, sms, Reduction::Deterministic).plan;
+        for (const Variant& v : variants()) {
+          if (!can_run(v, p)) continue;
+          const cuda::Mainloop ml = v.mainloop;
+          const Plan plan = make(name, p, sms, Reduction::Deterministic, v.tile).plan;
           CAPTURE(name);
           CAPTURE(sms);
-          CAPTURE(std::string(cuda::mainloop_name(ml)));
+          CAPTURE(v.name());
           cuda::GemmLauncher untraced(plan, sms_of_device(), cuda::OutType::BF16, false, ml);
           cuda::GemmLauncher traced(plan, sms_of_device(), cuda::OutType::BF16, true, ml);
           untraced.launch(cuda::Operands{cs.a, cs.b, plain}, nullptr);
@@ -225,12 +259,13 @@ TEST_CASE("sanitize: one small ragged problem per decomposition") {
     Case cs(p);
     for (const auto& name : schedules())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
-        for (cuda::Mainloop ml : kMainloops) {
+        for (const Variant& v : variants()) {
+          if (!can_run(v, p)) continue;
           CAPTURE(name);
           CAPTURE(std::string(red_name(red)));
-          CAPTURE(std::string(cuda::mainloop_name(ml)));
-          CHECK(cs.run(make(name, p, kSmallSms, red).plan, cuda::OutType::BF16, ml) <
-                kBf16Tolerance);
+          CAPTURE(v.name());
+          CHECK(cs.run(make(name, p, kSmallSms, red, v.tile).plan, cuda::OutType::BF16,
+                       v.mainloop) < kBf16Tolerance);
         }
   }
 }

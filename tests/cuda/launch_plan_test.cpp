@@ -64,11 +64,19 @@ TEST_CASE("persistent plans must be co-resident on the partition") {
   CHECK(plan_launch(plan("splitk:4", p), facts(8, 1)).grid == 4096);
 }
 
-TEST_CASE("a plan for another tile shape is refused") {
-  const Plan other = plan_schedule("dp", {512, 512, 512}, TileShape{128, 256, 64}, GpuShape{},
+TEST_CASE("a plan for a tile the kernels lack is refused; kernel tiles size their slots") {
+  const Plan other = plan_schedule("dp", {512, 512, 512}, TileShape{128, 100, 64}, GpuShape{},
                                    Reduction::Deterministic)
                          .plan;
   CHECK_THROWS_AS(plan_launch(other, facts(kSms, 1)), std::invalid_argument);
+  // 512 x 512 x 4096 with 128x256 tiles: 4 x 2 = 8 tiles; split-K 4 stores 3 slots per tile, each
+  // 128 * 256 fp32 = 131072 bytes.
+  const Plan wide = plan_schedule("splitk:4", {512, 512, 4096}, TileShape{128, 256, 64},
+                                  GpuShape{kSms, 1}, Reduction::Deterministic)
+                        .plan;
+  const auto s = plan_launch(wide, facts(kSms, 1));
+  CHECK(s.grid == 32);
+  CHECK(s.workspace_bytes == 8 * 3 * 131072);
 }
 
 TEST_CASE("trace rows come from the host walk: Stream-K CTAs span several segments") {
