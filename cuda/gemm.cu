@@ -34,34 +34,71 @@ namespace {
 using KernelFn = void (*)(const Plan, const GemmParams);
 using WgmmaKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps);
 
-// One wgmma instantiation: main kernel, its separate reduction, launch geometry.
+// One wgmma instantiation (tile x cluster): main kernel, its separate reduction, launch geometry.
 struct WgmmaEntry {
-  WgmmaKernelFn main;
-  KernelFn reduce;
-  int threads;
-  int smem_bytes;
+  WgmmaKernelFn main = nullptr;  // nullptr: the kernels lack this tile x cluster
+  KernelFn reduce = nullptr;
+  int threads = 0;
+  int smem_bytes = 0;
+  uint32_t slice_rows_a = 0;  // TMA box rows of A and B (this CTA's slice in a cluster)
+  uint32_t slice_rows_b = 0;
 };
 
 template <size_t kIndex>
 WgmmaEntry wgmma_entry() {
-  using Cfg = WgmmaConfig<kKernelTiles[kIndex].m, kKernelTiles[kIndex].n>;
-  static_assert(kKernelTiles[kIndex].k == kTileK, "the wgmma kernels have one k-tile");
-  return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>, Cfg::kThreads,
-          Cfg::kSmemBytes};
+  constexpr TileShape kTile = kKernelTiles[kIndex / kKernelClusterCount];
+  constexpr ClusterShape kCluster = kKernelClusters[kIndex % kKernelClusterCount];
+  static_assert(kTile.k == kTileK, "the wgmma kernels have one k-tile");
+  if constexpr (kernel_has_config(kTile, kCluster)) {
+    using Cfg = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n>;
+    return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
+            Cfg::kThreads,          Cfg::kSmemBytes,
+            Cfg::kSliceRowsA,       Cfg::kSliceRowsB};
+  } else {
+    return {};
+  }
 }
 
 template <size_t... kIndex>
-const WgmmaEntry& wgmma_entry_at(int index, std::index_sequence<kIndex...>) {
+const WgmmaEntry& wgmma_entry_at(size_t index, std::index_sequence<kIndex...>) {
   static const WgmmaEntry entries[] = {wgmma_entry<kIndex>()...};
   return entries[index];
 }
 
-// The wgmma instantiation of `tile`; throws when the kernels lack it.
-const WgmmaEntry& wgmma_entry_for(const TileShape& tile) {
-  const int index = kernel_tile_index(tile);
-  if (index < 0) throw std::invalid_argument("no wgmma kernel for tile " + tile_text(tile));
-  return wgmma_entry_at(index, std::make_index_sequence<kKernelTileCount>());
+// The wgmma instantiation of `tile` x `cluster`; throws when the kernels lack it.
+const WgmmaEntry& wgmma_entry_for(const TileShape& tile, const ClusterShape& cluster) {
+  const int t = kernel_tile_index(tile);
+  int c = 0;
+  while (c < kKernelClusterCount &&
+         (kKernelClusters[c].m != cluster.m || kKernelClusters[c].n != cluster.n)) {
+    ++c;
+  }
+  if (t < 0 || c == kKernelClusterCount || !kernel_has_config(tile, cluster)) {
+    throw std::invalid_argument("no wgmma kernel for tile " + tile_text(tile) + " with cluster " +
+                                cluster_text(cluster));
+  }
+  constexpr size_t kEntries = size_t{kKernelTileCount} * kKernelClusterCount;
+  return wgmma_entry_at(static_cast<size_t>(t) * kKernelClusterCount + static_cast<size_t>(c),
+                        std::make_index_sequence<kEntries>());
 }
+
+// A launch configuration of `e` with clusters of `size` CTAs along x.
+struct ClusterLaunch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attr{};
+  ClusterLaunch(const WgmmaEntry& e, int64_t grid, int64_t size, cudaStream_t stream) {
+    config.gridDim = dim3(static_cast<unsigned>(grid));
+    config.blockDim = dim3(static_cast<unsigned>(e.threads));
+    config.dynamicSmemBytes = static_cast<size_t>(e.smem_bytes);
+    config.stream = stream;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = static_cast<unsigned>(size);
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+  }
+};
 
 bool is_mma_tile(const TileShape& t) {
   return t.m == KernelConfig::kTileM && t.n == KernelConfig::kTileN && t.k == KernelConfig::kTileK;
@@ -88,38 +125,57 @@ int64_t mma_ctas_per_sm() {
 
 }  // namespace
 
-int64_t kernel_ctas_per_sm(const TileShape& tile, Mainloop mainloop) {
+Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, Mainloop mainloop,
+                           int64_t partition_sms) {
+  const int64_t size = cluster.m * cluster.n;
+  Residency r;
   if (mainloop == Mainloop::Mma) {
-    if (!is_mma_tile(tile)) {
-      throw std::invalid_argument("the mma kernel has only the 128x128x64 tile, not " +
-                                  tile_text(tile));
+    if (!is_mma_tile(tile) || size != 1) {
+      throw std::invalid_argument(
+          "the mma kernel has only the 128x128x64 tile without clusters, "
+          "not " +
+          tile_text(tile) + " " + cluster_text(cluster));
     }
-    return mma_ctas_per_sm();
+    r.ctas_per_sm = mma_ctas_per_sm();
+    return r;
   }
-  const WgmmaEntry& e = wgmma_entry_for(tile);
-  const int64_t wgmma = occupancy(reinterpret_cast<const void*>(e.main), e.threads, e.smem_bytes);
+  const WgmmaEntry& e = wgmma_entry_for(tile, cluster);
+  const auto* f = reinterpret_cast<const void*>(e.main);
+  r.ctas_per_sm = occupancy(f, e.threads, e.smem_bytes);
   // A 128x128 wgmma launch may fall back to the mma kernel (K % 8 != 0): both must be resident.
-  return is_mma_tile(tile) ? std::min(wgmma, mma_ctas_per_sm()) : wgmma;
+  if (is_mma_tile(tile) && size == 1) r.ctas_per_sm = std::min(r.ctas_per_sm, mma_ctas_per_sm());
+  if (size > 1) {
+    ClusterLaunch launch(e, size, size, nullptr);
+    int clusters = 0;
+    check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f, &launch.config),
+               "cudaOccupancyMaxActiveClusters");
+    // The query sees the whole device; a green-context partition holds at most its SMs' worth.
+    r.max_active_clusters = std::min<int64_t>(clusters, partition_sms * r.ctas_per_sm / size);
+  }
+  return r;
 }
 
 GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out, bool traced,
                            Mainloop mainloop)
     : plan_(plan), out_(out), traced_(traced), mainloop_(mainloop), last_(mainloop) {
   constexpr int64_t kTmaElemAlign = 8;  // TMA needs 16-byte row strides
-  if (mainloop == Mainloop::Wgmma && !is_mma_tile(plan.tile) &&
+  if (mainloop == Mainloop::Wgmma && (!is_mma_tile(plan.tile) || cluster_size(plan) != 1) &&
       plan.problem.k % kTmaElemAlign != 0) {
-    throw std::invalid_argument("tile " + tile_text(plan.tile) +
-                                " needs K % 8 == 0 (TMA row pitch); only 128x128x64 falls back "
-                                "to the mma kernel");
+    throw std::invalid_argument("tile " + tile_text(plan.tile) + " cluster " +
+                                cluster_text(plan.cluster) +
+                                " needs K % 8 == 0 (TMA row pitch); only 128x128x64 without a "
+                                "cluster falls back to the mma kernel");
   }
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
   int max_grid = 0;
   check_cuda(cudaDeviceGetAttribute(&max_grid, cudaDevAttrMaxGridDimX, dev), "max grid dim");
-  ctas_per_sm_ = kernel_ctas_per_sm(plan.tile, mainloop);
+  const Residency res = kernel_residency(plan.tile, plan.cluster, mainloop, partition_sms);
+  ctas_per_sm_ = res.ctas_per_sm;
   DeviceFacts facts;
   facts.partition_sms = partition_sms;
   facts.ctas_per_sm = ctas_per_sm_;
+  facts.max_active_clusters = res.max_active_clusters;
   facts.max_grid_x = max_grid;
   shape_ = plan_launch(plan_, facts);
   if (shape_.workspace_bytes > 0) {
@@ -167,26 +223,33 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
                "flag reset");
   }
   last_ = mainloop_ == Mainloop::Wgmma && p.vector_loads ? Mainloop::Wgmma : Mainloop::Mma;
-  if (last_ == Mainloop::Mma && !is_mma_tile(plan_.tile)) {
-    throw std::invalid_argument("tile " + tile_text(plan_.tile) +
+  if (last_ == Mainloop::Mma && (!is_mma_tile(plan_.tile) || cluster_size(plan_) != 1)) {
+    throw std::invalid_argument("tile " + tile_text(plan_.tile) + " cluster " +
+                                cluster_text(plan_.cluster) +
                                 " needs 16-byte aligned operands with K % 8 == 0");
   }
-  const WgmmaEntry* wg = last_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile) : nullptr;
+  const WgmmaEntry* wg =
+      last_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile, plan_.cluster) : nullptr;
   if (wg != nullptr) {
     if (ops.a != map_a_ptr_ || ops.b != map_b_ptr_) {
       constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
-      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k,
-                                  static_cast<uint32_t>(plan_.tile.m), kBoxK);
-      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k,
-                                  static_cast<uint32_t>(plan_.tile.n), kBoxK);
+      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k, wg->slice_rows_a, kBoxK);
+      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k, wg->slice_rows_b, kBoxK);
       map_a_ptr_ = ops.a;
       map_b_ptr_ = ops.b;
     }
     TmaMaps maps;
     maps.a = map_a_;
     maps.b = map_b_;
-    wg->main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(plan_, p,
-                                                                                          maps);
+    const int64_t size = cluster_size(plan_);
+    if (size == 1) {
+      wg->main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(
+          plan_, p, maps);
+    } else {
+      ClusterLaunch launch(*wg, shape_.grid, size, stream);
+      check_cuda(cudaLaunchKernelEx(&launch.config, wg->main, plan_, p, maps),
+                 "gemm_kernel_wgmma cluster launch");
+    }
     check_cuda(cudaGetLastError(), "gemm_kernel_wgmma launch");
   } else {
     gemm_kernel<<<static_cast<unsigned>(shape_.grid), KernelConfig::kThreads,

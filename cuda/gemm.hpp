@@ -84,9 +84,18 @@ class GemmLauncher {
   CUtensorMap map_b_{};
 };
 
-// Occupancy (CTAs per SM) of the kernel instantiation for `tile`, in the current context; for a
-// 128x128 Wgmma launch the smaller of its own and its Mma fallback's. Throws std::invalid_argument
-// for a tile the kernels lack (sim/decomp/kernel_configs.hpp) or a non-128x128 Mma request.
-int64_t kernel_ctas_per_sm(const TileShape& tile, Mainloop mainloop = Mainloop::Wgmma);
+// How many CTAs (and clusters) of one kernel instantiation can be resident.
+struct Residency {
+  int64_t ctas_per_sm = 0;          // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  int64_t max_active_clusters = 0;  // cudaOccupancyMaxActiveClusters (0 without a cluster)
+  GpuShape gpu(int64_t sms) const { return GpuShape{sms, ctas_per_sm, max_active_clusters}; }
+};
+
+// Residency of the kernel instantiation for tile x cluster on a partition of `partition_sms` SMs
+// in the current context; for a 128x128 1x1 Wgmma launch the smaller of its own and its Mma
+// fallback's. Throws std::invalid_argument for a config the kernels lack
+// (sim/decomp/kernel_configs.hpp) or a non-128x128 or clustered Mma request.
+Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, Mainloop mainloop,
+                           int64_t partition_sms);
 
 }  // namespace lw::cuda

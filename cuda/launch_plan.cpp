@@ -42,9 +42,11 @@ int64_t max_segments_per_cta(const Plan& plan) {
 }
 
 LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
-  if (kernel_tile_index(plan.tile) < 0) {
-    throw std::invalid_argument("plan tile " + tile_text(plan.tile) +
-                                " is not one the kernels have (" + kernel_tiles_text() + ")");
+  if (!kernel_has_config(plan.tile, plan.cluster)) {
+    throw std::invalid_argument("plan tile " + tile_text(plan.tile) + " cluster " +
+                                cluster_text(plan.cluster) +
+                                " is not one the kernels have (tiles " + kernel_tiles_text() +
+                                "; clusters " + kernel_clusters_text() + ")");
   }
   constexpr int64_t kMaxDim = 2147483647;  // the kernel indexes M, N, K as int32
   if (plan.problem.m > kMaxDim || plan.problem.n > kMaxDim || plan.problem.k > kMaxDim) {
@@ -55,22 +57,29 @@ LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
                                 " SMs x " + num(facts.ctas_per_sm) + " CTAs per SM");
   }
   if (plan.grid < 1) throw std::invalid_argument("plan has an empty grid");
-  if (plan.grid > facts.max_grid_x || reduction_grid(plan) > facts.max_grid_x) {
-    throw std::invalid_argument("grid of " + num(plan.grid) + " CTAs exceeds the device limit " +
-                                num(facts.max_grid_x));
+  const int64_t size = cluster_size(plan);
+  if (plan.grid * size > facts.max_grid_x || reduction_grid(plan) * size > facts.max_grid_x) {
+    throw std::invalid_argument("grid of " + num(plan.grid * size) +
+                                " CTAs exceeds the device limit " + num(facts.max_grid_x));
   }
   LaunchShape r;
   r.resident_ctas = facts.partition_sms * facts.ctas_per_sm;
-  if (plan.persistent && plan.grid > r.resident_ctas) {
+  if (plan.persistent && size == 1 && plan.grid > r.resident_ctas) {
     throw std::invalid_argument("persistent grid of " + num(plan.grid) +
                                 " CTAs is not co-resident: at most " + num(facts.ctas_per_sm) +
                                 " CTA(s)/SM x " + num(facts.partition_sms) +
                                 " SMs; refusing to launch (its CTAs wait on each other)");
   }
-  r.grid = plan.grid;
-  r.reduction_grid = reduction_grid(plan);
-  r.workspace_bytes = plan.workspace_slots * plan.tile.m * plan.tile.n * kFloatBytes;
-  r.flag_bytes = plan.workspace_slots * kFlagBytes;
+  if (plan.persistent && size > 1 && plan.grid > facts.max_active_clusters) {
+    throw std::invalid_argument(
+        "persistent grid of " + num(plan.grid) + " " + cluster_text(plan.cluster) +
+        " clusters is not co-resident: at most " + num(facts.max_active_clusters) +
+        " active clusters; refusing to launch (its CTAs wait on each other)");
+  }
+  r.grid = plan.grid * size;
+  r.reduction_grid = reduction_grid(plan) * size;
+  r.workspace_bytes = plan.workspace_slots * size * plan.tile.m * plan.tile.n * kFloatBytes;
+  r.flag_bytes = plan.workspace_slots * size * kFlagBytes;
   r.max_segments = max_segments_per_cta(plan);
   return r;
 }

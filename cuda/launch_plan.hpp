@@ -14,11 +14,12 @@ struct DeviceFacts {
   int64_t partition_sms = 0;  // SMs of the partition (green context), not the device attribute
   int64_t ctas_per_sm = 0;    // cudaOccupancyMaxActiveBlocksPerMultiprocessor of the kernel
   int64_t max_grid_x = 2147483647;  // cudaDevAttrMaxGridDimX
+  int64_t max_active_clusters = 0;  // cudaOccupancyMaxActiveClusters (plans with clusters)
 };
 
 struct LaunchShape {
-  int64_t grid = 0;            // main launch CTAs
-  int64_t reduction_grid = 0;  // separate-reduction launch CTAs (0 = none)
+  int64_t grid = 0;            // main launch CTAs (plan.grid x cluster size)
+  int64_t reduction_grid = 0;  // separate-reduction launch CTAs (0 = none), x cluster size
   int64_t workspace_bytes = 0;
   int64_t flag_bytes = 0;
   int64_t max_segments = 0;   // most segments any CTA of the main launch walks (trace rows)
@@ -30,7 +31,8 @@ struct LaunchShape {
 // co-resident: its CTAs wait on each other, so launching it could deadlock).
 LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts);
 
-// Segments of each CTA of the main launch, in execution order (the host side of the walk).
+// Segments of each plan CTA of the main launch, in execution order (the host side of the walk);
+// launch CTA c of a clustered plan walks entry c / cluster_size(plan).
 std::vector<std::vector<Segment>> host_walk(const Plan& plan);
 
 // Most segments of any CTA in the main launch.

@@ -82,22 +82,22 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
                  const std::string& path) {
   const auto walk = cuda::host_walk(plan);
   std::vector<TracedCta> ctas;
-  for (int64_t c = 0; c < plan.grid; ++c) {
+  for (int64_t c = 0; c < plan.grid * cluster_size(plan); ++c) {
     TracedCta tc;
     tc.cta = c;
     tc.smid = t.ctas[static_cast<size_t>(c)].smid;
-    const auto& w = walk[static_cast<size_t>(c)];
+    const auto& w = walk[static_cast<size_t>(c / cluster_size(plan))];
     for (size_t i = 0; i < w.size(); ++i) {
       tc.segments.emplace_back(w[i], t.segments[static_cast<size_t>(c * t.max_segments) + i]);
     }
     ctas.push_back(std::move(tc));
   }
-  for (int64_t r = 0; r < reduction_grid(plan); ++r) {
+  for (int64_t r = 0; r < reduction_grid(plan) * cluster_size(plan); ++r) {
     TracedCta tc;
     tc.cta = r;
     tc.launch = 1;
     tc.smid = t.reduction_ctas[static_cast<size_t>(r)].smid;
-    tc.segments.emplace_back(reduction_segment(plan, r),
+    tc.segments.emplace_back(reduction_segment(plan, r / cluster_size(plan)),
                              t.reduction_segments[static_cast<size_t>(r)]);
     ctas.push_back(std::move(tc));
   }
@@ -237,9 +237,9 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
   std::unique_ptr<cuda::GemmLauncher> gemm;
   Planned planned;
   try {
-    const int64_t ctas_per_sm = cuda::kernel_ctas_per_sm(cfg.tile, cfg.mainloop);
-    planned =
-        plan_schedule(cfg.schedule, in.shape, cfg.tile, GpuShape{sms, ctas_per_sm}, opt.reduction);
+    const cuda::Residency res = cuda::kernel_residency(cfg.tile, cfg.cluster, cfg.mainloop, sms);
+    planned = plan_schedule(cfg.schedule, in.shape, cfg.tile, res.gpu(sms), opt.reduction,
+                            cfg.cluster);
     static_cast<PlanSummary&>(r) = plan_summary(planned);
     gemm = std::make_unique<cuda::GemmLauncher>(planned.plan, sms, cuda::OutType::BF16, false,
                                                 cfg.mainloop);
@@ -307,6 +307,7 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
             r.cublas_tflops = tflops(shape, in.blas_ms);
             std::string label = name;
             if (label_tile) label += "-" + tile_text(tile);
+            if (opt.clusters.size() > 1) label += "-c" + cluster_text(cluster);
             if (label_ml) label += "-" + r.mainloop;
             run_config(cfg, in, sms, s, flush, opt, label, r);
             log_row(r);

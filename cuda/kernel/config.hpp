@@ -26,13 +26,19 @@ struct KernelConfig {
   static constexpr int kSlotFloats = kTileM * kTileN;  // fp32 partial tile in the workspace
 };
 
-// Ladder step 2+ (sm_90a), tile kTileM x kTileN: warp-specialised. Warpgroup 0 produces (one
-// thread walks the plan and issues TMA loads into a ring of stages); warpgroups 1 and 2 consume
-// (wgmma), each owning a kWgRows x kWgCols block of the tile, then run fixup and epilogue.
-template <int kM, int kN>
+// Ladder step 2+ (sm_90a), tile kTileM x kTileN, cluster kCm x kCn: warp-specialised. Warpgroup 0
+// produces (one thread walks the plan and issues TMA loads into a ring of stages; in a cluster it
+// loads a slice of the shared operand and multicasts it); warpgroups 1 and 2 consume (wgmma), each
+// owning a kWgRows x kWgCols block of the tile, then run fixup and epilogue.
+template <int kM, int kN, int kCm = 1, int kCn = 1>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
   static constexpr int kTileN = kN;
+  static constexpr int kClusterM = kCm;  // CTAs along M: they share B
+  static constexpr int kClusterN = kCn;  // CTAs along N: they share A
+  static constexpr int kClusterSize = kCm * kCn;
+  static constexpr int kSliceRowsA = kM / kCn;  // rows of A this CTA loads (and multicasts)
+  static constexpr int kSliceRowsB = kN / kCm;
   static constexpr int kTileK = cuda::kTileK;
   static constexpr int kWarpgroupThreads = 128;
   static constexpr int kConsumers = 2;  // consumer warpgroups
@@ -46,7 +52,9 @@ struct WgmmaConfig {
   static constexpr int kAccFloats = kMBlocks * kWgCols / 2;  // fp32 per consumer thread
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
   static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;    // 384
-  static constexpr int kConsumerWarps = kConsumerThreads / 32;             // empty-barrier arrivals
+  static constexpr int kConsumerWarps = kConsumerThreads / 32;
+  // A stage is free again once every consumer warp of every CTA of the cluster released it.
+  static constexpr int kEmptyArrivals = kConsumerWarps * kClusterSize;
   static constexpr int kBytesA = kM * kTileK * kElemBytes;
   static constexpr int kBytesB = kN * kTileK * kElemBytes;
   static constexpr int kStageBytes = kBytesA + kBytesB;
@@ -65,6 +73,8 @@ struct WgmmaConfig {
   static_assert(kM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
   static_assert(kWgCols % 8 == 0 && kWgCols <= 256, "wgmma N is a multiple of 8 up to 256");
   static_assert(kBytesB % kAlign == 0 && kBytesA % kAlign == 0, "stages stay swizzle-aligned");
+  static_assert(kernel_has_config(TileShape{kM, kN, kTileK}, ClusterShape{kCm, kCn}),
+                "a tile x cluster of sim/decomp/kernel_configs.hpp");
   static_assert(kStages >= 2, "the ring needs two stages");
   static_assert(kProducerRegs * kWarpgroupThreads + kConsumerRegs * kConsumerThreads <= 65536,
                 "register file of one SM");

@@ -84,37 +84,40 @@ __device__ __forceinline__ void signal_flag(int32_t* flag, int64_t value) {
   if (L::tid() == 0 && value != 0) ptx::red_release_gpu_add(flag, static_cast<int32_t>(value));
 }
 
-// Runs the fixup of segment `s`; returns the ns the first thread spent waiting on flags.
+// Runs the fixup of segment `s` as cluster rank `rank` (its own slots and flags); returns the ns
+// the first thread spent waiting on flags.
 template <class L>
 __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p, const Segment& s,
-                                          typename L::Acc& acc) {
+                                          int64_t rank, typename L::Acc& acc) {
   const bool traced = p.trace.ctas != nullptr;
+  const int64_t slot = cta_slot(plan, s.slot, rank);
   uint64_t waited = 0;
   switch (s.role) {
     case Role::Whole:
       break;
     case Role::StorePartial:
-      store_slot<L>(slot_ptr<L>(p, s.slot), acc);  // also initialises an in-place slot
-      signal_flag<L>(p.flags + s.slot, s.signal);
+      store_slot<L>(slot_ptr<L>(p, slot), acc);  // also initialises an in-place slot
+      signal_flag<L>(p.flags + slot, s.signal);
       break;
     case Role::Accumulate:
-      waited += wait_flag<L>(p.flags + s.slot, s.wait_value, traced);
+      waited += wait_flag<L>(p.flags + slot, s.wait_value, traced);
       if (plan.storage == FixupStorage::InPlaceAtomic) {
-        accumulate_slot<L, true>(slot_ptr<L>(p, s.slot), acc);
+        accumulate_slot<L, true>(slot_ptr<L>(p, slot), acc);
       } else {
-        accumulate_slot<L, false>(slot_ptr<L>(p, s.slot), acc);
+        accumulate_slot<L, false>(slot_ptr<L>(p, slot), acc);
       }
-      signal_flag<L>(p.flags + s.slot, s.signal);
+      signal_flag<L>(p.flags + slot, s.signal);
       break;
     case Role::Final:
       if (plan.storage == FixupStorage::Slots) {
         for (int64_t j = 0; j < s.load_slots; ++j) {  // k order: deterministic
-          waited += wait_flag<L>(p.flags + s.slot + j, s.wait_value, traced);
-          add_slot<L>(slot_ptr<L>(p, s.slot + j), acc);
+          const int64_t peer = cta_slot(plan, s.slot + j, rank);
+          waited += wait_flag<L>(p.flags + peer, s.wait_value, traced);
+          add_slot<L>(slot_ptr<L>(p, peer), acc);
         }
       } else {
-        waited += wait_flag<L>(p.flags + s.slot, s.wait_value, traced);
-        add_slot<L>(slot_ptr<L>(p, s.slot), acc);
+        waited += wait_flag<L>(p.flags + slot, s.wait_value, traced);
+        add_slot<L>(slot_ptr<L>(p, slot), acc);
       }
       break;
   }

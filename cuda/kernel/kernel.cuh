@@ -11,18 +11,19 @@ namespace lw::cuda {
 
 __device__ __forceinline__ bool traced(const GemmParams& p) { return p.trace.ctas != nullptr; }
 
-// One segment on the accumulator owners of layout L: mac(tile_m, tile_n, s, acc) fills acc.
+// One segment on the accumulator owners of layout L, as cluster rank `rank` (its own CTA tile and
+// workspace slots): mac(tile_m, tile_n, s, acc) fills acc.
 template <class L, class Mac>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
-                                            SegmentTrace* rec, Mac&& mac) {
+                                            int64_t rank, SegmentTrace* rec, Mac&& mac) {
   const bool tr = traced(p);
   const uint64_t t_start = tr ? ptx::globaltimer() : 0;
-  const int64_t tm = tile_coord_m(plan, s.tile);
-  const int64_t tn = tile_coord_n(plan, s.tile);
+  const int64_t tm = cta_tile_m(plan, s.tile, rank);
+  const int64_t tn = cta_tile_n(plan, s.tile, rank);
   typename L::Acc acc;
   mac(tm, tn, s, acc);
   const uint64_t t_mac_end = tr ? ptx::globaltimer() : 0;
-  const uint64_t waited = fixup<L>(plan, p, s, acc);
+  const uint64_t waited = fixup<L>(plan, p, s, rank, acc);
   const uint64_t t_fixup_end = tr ? ptx::globaltimer() : 0;
   if (s.role == Role::Whole || s.role == Role::Final) epilogue<L>(p, tm, tn, acc);
   if (tr && L::tid() == 0 && rec != nullptr) {
@@ -60,7 +61,7 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
   Segment s;
   int32_t n = 0;
   while (walk_next(plan, w, s)) {
-    run_segment<MmaLayout>(plan, p, s, trace_slot(p, n),
+    run_segment<MmaLayout>(plan, p, s, 0, trace_slot(p, n),
                            [&](int64_t tm, int64_t tn, const Segment& seg, MmaLayout::Acc& acc) {
                              mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
                            });
@@ -69,13 +70,15 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
   trace_cta<MmaLayout>(p, n);
 }
 
-// Separate split-K reduction: reduction_grid(plan) CTAs of kFragThreads threads, one
-// reduction_segment each; L is the layout of the main kernel that wrote the slots.
+// Separate split-K reduction: reduction_grid(plan) x cluster size CTAs of kFragThreads threads,
+// one CTA tile of one reduction_segment each; L is the layout of the main kernel that wrote the
+// slots.
 template <class L>
 __global__ void __launch_bounds__(kFragThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
-  const Segment s = reduction_segment(plan, blockIdx.x);
-  run_segment<L>(plan, p, s, trace_slot(p, 0),
+  const int64_t size = cluster_size(plan);
+  const Segment s = reduction_segment(plan, blockIdx.x / size);
+  run_segment<L>(plan, p, s, blockIdx.x % size, trace_slot(p, 0),
                  [](int64_t, int64_t, const Segment&, typename L::Acc& acc) {
 #pragma unroll
                    for (int i = 0; i < L::Acc::kSize; ++i) acc.v[i] = 0.0f;

@@ -22,25 +22,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   using L = WgmmaOwners<Cfg>;
   const Ring<Cfg> ring = make_ring<Cfg>(smem);
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
-  if (wg == 0) {
+  if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring);
-    return;  // the producer warpgroup never joins the consumers' named barrier
+  } else {
+    ptx::regs_alloc<Cfg::kConsumerRegs>();
+    CtaWalk w;
+    walk_begin(plan, plan_cta<Cfg>(), w);
+    Segment s;
+    RingPos<Cfg> pos;
+    int32_t n = 0;
+    while (walk_next(plan, w, s)) {
+      run_segment<L>(plan, p, s, cluster_rank<Cfg>(), trace_slot(p, n),
+                     [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
+                       consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
+                     });
+      ++n;
+    }
+    trace_cta<L>(p, n);
   }
-  ptx::regs_alloc<Cfg::kConsumerRegs>();
-  CtaWalk w;
-  walk_begin(plan, blockIdx.x, w);
-  Segment s;
-  RingPos<Cfg> pos;
-  int32_t n = 0;
-  while (walk_next(plan, w, s)) {
-    run_segment<L>(plan, p, s, trace_slot(p, n),
-                   [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
-                     consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
-                   });
-    ++n;
-  }
-  trace_cta<L>(p, n);
+  // No CTA leaves while a peer may still signal its barriers or multicast into it.
+  if constexpr (Cfg::kClusterSize > 1) ptx::cluster_sync();
 }
 
 }  // namespace lw::cuda

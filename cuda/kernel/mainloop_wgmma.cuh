@@ -15,7 +15,8 @@
 
 namespace lw::cuda {
 
-// Tensor maps of A (dims K x M, box kTileK x tile M) and B (dims K x N, box kTileK x tile N).
+// Tensor maps of A (dims K x M, box kTileK x kSliceRowsA) and B (dims K x N, box kTileK x
+// kSliceRowsB): whole operand tiles without a cluster, this CTA's multicast slice with one.
 struct TmaMaps {
   CUtensorMap a;
   CUtensorMap b;
@@ -58,7 +59,7 @@ struct RingPos {
 };
 
 // Carves the ring out of dynamic shared memory (aligned up to kAlign); thread 0 initialises the
-// barriers; the whole CTA syncs.
+// barriers; the whole CTA (the whole cluster: peers signal each other's barriers) syncs.
 template <class Cfg>
 __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   const uint32_t raw = ptx::smem_addr(smem);
@@ -69,12 +70,56 @@ __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   if (threadIdx.x == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
       ptx::mbar_init(r.full_bar(s), 1);
-      ptx::mbar_init(r.empty_bar(s), Cfg::kConsumerWarps);
+      ptx::mbar_init(r.empty_bar(s), Cfg::kEmptyArrivals);
     }
     ptx::fence_mbar_init();
   }
-  __syncthreads();
+  if constexpr (Cfg::kClusterSize > 1) {
+    ptx::cluster_sync();
+  } else {
+    __syncthreads();
+  }
   return r;
+}
+
+// Cluster rank of this CTA (the kernels launch 1-D clusters along x) and the plan CTA it walks as.
+template <class Cfg>
+__device__ __forceinline__ int64_t cluster_rank() {
+  return static_cast<int64_t>(blockIdx.x % Cfg::kClusterSize);
+}
+template <class Cfg>
+__device__ __forceinline__ int64_t plan_cta() {
+  return static_cast<int64_t>(blockIdx.x / Cfg::kClusterSize);
+}
+
+// Multicast masks: A goes to the CTAs of this one's cluster row (same rank % kClusterM), B to
+// those of its cluster column (same rank / kClusterM).
+template <class Cfg>
+__device__ __forceinline__ uint16_t mask_a(int64_t rank) {
+  uint16_t m = 0;
+  for (int j = 0; j < Cfg::kClusterN; ++j) m |= 1u << (rank % Cfg::kClusterM + j * Cfg::kClusterM);
+  return m;
+}
+template <class Cfg>
+__device__ __forceinline__ uint16_t mask_b(int64_t rank) {
+  uint16_t m = 0;
+  for (int i = 0; i < Cfg::kClusterM; ++i)
+    m |= 1u << ((rank / Cfg::kClusterM) * Cfg::kClusterM + i);
+  return m;
+}
+
+// Loads slice `slice` (kRows rows from `row`) of one operand into `dst`: multicast to `mask` when
+// the operand is shared in the cluster.
+template <int kRows, bool kShared>
+__device__ __forceinline__ void load_slice(uint32_t dst, const CUtensorMap* map, uint32_t bar,
+                                           int32_t k0, int32_t row, int64_t slice, uint16_t mask) {
+  const auto offset = static_cast<int32_t>(slice * kRows);
+  const uint32_t dst_slice = dst + static_cast<uint32_t>(offset) * kSmemRowBytes;
+  if constexpr (kShared) {
+    ptx::tma_load_2d_multicast(dst_slice, map, bar, k0, row + offset, mask);
+  } else {
+    ptx::tma_load_2d(dst_slice, map, bar, k0, row + offset);
+  }
 }
 
 // Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order.
@@ -83,21 +128,39 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
                                         const Ring<Cfg>& ring) {
   ptx::prefetch_tensor_map(&maps.a);
   ptx::prefetch_tensor_map(&maps.b);
+  const int64_t rank = cluster_rank<Cfg>();
+  const int64_t slice_a = rank / Cfg::kClusterM, slice_b = rank % Cfg::kClusterM;
+  const uint16_t ma = mask_a<Cfg>(rank), mb = mask_b<Cfg>(rank);
   CtaWalk w;
-  walk_begin(plan, blockIdx.x, w);
+  walk_begin(plan, plan_cta<Cfg>(), w);
   Segment s;
   RingPos<Cfg> pos;
   while (walk_next(plan, w, s)) {
-    const auto row_a = static_cast<int32_t>(tile_coord_m(plan, s.tile) * Cfg::kTileM);
-    const auto row_b = static_cast<int32_t>(tile_coord_n(plan, s.tile) * Cfg::kTileN);
+    const auto row_a = static_cast<int32_t>(cta_tile_m(plan, s.tile, rank) * Cfg::kTileM);
+    const auto row_b = static_cast<int32_t>(cta_tile_n(plan, s.tile, rank) * Cfg::kTileN);
     for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
       const auto k0 = static_cast<int32_t>(kt * kTileK);
+      const uint32_t full = ring.full_bar(pos.stage);
       ptx::mbar_wait(ring.empty_bar(pos.stage), pos.phase ^ 1);
-      ptx::mbar_arrive_expect_tx(ring.full_bar(pos.stage), Cfg::kStageBytes);
-      ptx::tma_load_2d(ring.a(pos.stage), &maps.a, ring.full_bar(pos.stage), k0, row_a);
-      ptx::tma_load_2d(ring.b(pos.stage), &maps.b, ring.full_bar(pos.stage), k0, row_b);
+      ptx::mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // own slices + the peers' multicasts
+      load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
+                                                         row_a, slice_a, ma);
+      load_slice<Cfg::kSliceRowsB, (Cfg::kClusterM > 1)>(ring.b(pos.stage), &maps.b, full, k0,
+                                                         row_b, slice_b, mb);
       pos.advance();
     }
+  }
+}
+
+// Frees ring stage `stage` in every CTA of the cluster (their producers multicast into ours).
+template <class Cfg>
+__device__ __forceinline__ void release_stage(const Ring<Cfg>& ring, int stage) {
+  if constexpr (Cfg::kClusterSize == 1) {
+    ptx::mbar_arrive(ring.empty_bar(stage));
+  } else {
+#pragma unroll
+    for (uint32_t r = 0; r < Cfg::kClusterSize; ++r)
+      ptx::mbar_arrive_cluster(ring.empty_bar(stage), r);
   }
 }
 
@@ -146,13 +209,13 @@ __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos
     ptx::wgmma_commit();
     ptx::wgmma_wait<1>();
     acc_fence(acc);
-    if (prev >= 0 && warp_leader) ptx::mbar_arrive(ring.empty_bar(prev));
+    if (prev >= 0 && warp_leader) release_stage(ring, prev);
     prev = pos.stage;
     pos.advance();
   }
   ptx::wgmma_wait<0>();
   acc_fence(acc);
-  if (warp_leader) ptx::mbar_arrive(ring.empty_bar(prev));
+  if (warp_leader) release_stage(ring, prev);
 }
 
 }  // namespace lw::cuda

@@ -8,12 +8,6 @@
 
 namespace lw {
 
-// CTAs of one thread-block cluster along M and N (1x1 = no cluster).
-struct ClusterShape {
-  int64_t m = 1;
-  int64_t n = 1;
-};
-
 // Tile shapes (elements; k is the MAC-loop step). 64-row tiles serve skinny M; 128xN widths let
 // the tile count fit the SM count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the
 // L2 traffic per FLOP of 128x128.
@@ -24,8 +18,9 @@ inline constexpr TileShape kKernelTiles[] = {
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 
-// Cluster shapes the kernels launch with.
-inline constexpr ClusterShape kKernelClusters[] = {{1, 1}};
+// Cluster shapes the kernels launch with: 2x1 shares B (the two CTAs' tiles are stacked along M),
+// 1x2 shares A; each CTA loads half the shared operand and multicasts it to both.
+inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}};
 inline constexpr int kKernelClusterCount = sizeof(kKernelClusters) / sizeof(kKernelClusters[0]);
 
 // The tile every tool defaults to (and the one the step-1 mma kernel has).
@@ -48,6 +43,19 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
     if (kKernelClusters[i].m == c.m && kKernelClusters[i].n == c.n) return true;
   }
   return false;
+}
+
+// Rows of a multicast slice must start on a 128B-swizzle atom (8 rows of 128 B).
+inline constexpr int64_t kSwizzleAtomRows = 8;
+
+// Whether the kernels have tile x cluster: the tile and the cluster exist, and the shared operand
+// splits into cluster-many slices of whole swizzle atoms (2x1 splits the tile's N rows of B, 1x2
+// its M rows of A).
+constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
+  if (kernel_tile_index(t) < 0 || !kernel_has_cluster(c)) return false;
+  const int64_t b_slice = t.n / c.m, a_slice = t.m / c.n;
+  return b_slice * c.m == t.n && b_slice % kSwizzleAtomRows == 0 && a_slice * c.n == t.m &&
+         a_slice % kSwizzleAtomRows == 0;
 }
 
 }  // namespace lw

@@ -33,9 +33,13 @@ enum class FixupStorage : int32_t {
 enum class Raster : int32_t { AlongN = 0, AlongM };
 
 struct Plan {
-  // Geometry.
+  // Geometry. With a cluster larger than 1x1, every "tile" below (tiles_m, tiles, split_tiles,
+  // grid, units, slots) is a CLUSTER tile of cluster.m x cluster.n CTA tiles of shape `tile`; the
+  // cluster's CTAs walk the same segments, each on its own CTA tile (cta_tile_m / cta_tile_n) with
+  // its own workspace slot (cta_slot).
   Problem problem;
-  TileShape tile;
+  TileShape tile;  // the CTA tile
+  ClusterShape cluster;
   int64_t tiles_m = 0;
   int64_t tiles_n = 0;
   int64_t tiles = 0;    // tiles_m * tiles_n
@@ -66,7 +70,8 @@ struct Plan {
   // all `splits` slots of one tile and runs its epilogue (Split-K with a reduction pass).
   bool separate_reduction = false;
 
-  // Workspace: partial-tile slots (tile.m * tile.n fp32 each) and int32 flags (one per slot).
+  // Workspace: partial-tile slots (cluster size x tile.m x tile.n fp32 each) and int32 flags (one
+  // per CTA slot).
   int64_t workspace_slots = 0;
 };
 
@@ -78,7 +83,23 @@ LW_HD int64_t tile_coord_n(const Plan& p, int64_t tile) {
   return p.raster == Raster::AlongN ? tile % p.tiles_n : tile / p.tiles_m;
 }
 
+LW_HD int64_t cluster_size(const Plan& p) { return p.cluster.m * p.cluster.n; }
+
+// CTA tile coordinates (in CTA tiles) of cluster rank `rank` (m fastest) in plan tile `tile`.
+LW_HD int64_t cta_tile_m(const Plan& p, int64_t tile, int64_t rank) {
+  return tile_coord_m(p, tile) * p.cluster.m + rank % p.cluster.m;
+}
+LW_HD int64_t cta_tile_n(const Plan& p, int64_t tile, int64_t rank) {
+  return tile_coord_n(p, tile) * p.cluster.n + rank / p.cluster.m;
+}
+
+// Workspace slot (and flag) of cluster rank `rank` for the plan's slot `slot`.
+LW_HD int64_t cta_slot(const Plan& p, int64_t slot, int64_t rank) {
+  return slot * cluster_size(p) + rank;
+}
+
 // CTAs of the reduction launch (zero unless separate_reduction).
+// (In plan tiles; the launch has cluster_size CTAs for each.)
 LW_HD int64_t reduction_grid(const Plan& p) { return p.separate_reduction ? p.split_tiles : 0; }
 
 }  // namespace lw

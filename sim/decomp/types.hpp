@@ -20,10 +20,21 @@ struct TileShape {
   int64_t k = 64;
 };
 
+// CTAs of one thread-block cluster along M and N (1x1 = no cluster). A cluster's CTAs are
+// dispatched together, work on adjacent tiles of one cluster tile and share operand loads.
+struct ClusterShape {
+  int64_t m = 1;
+  int64_t n = 1;
+};
+
 // The part of the GPU a plan is built for: SMs available and CTAs of this kernel resident per SM.
 struct GpuShape {
   int64_t sms = 132;
   int64_t ctas_per_sm = 1;
+  // Clusters of the plan's cluster shape that can be resident at once (the hardware packs them
+  // into GPCs: cudaOccupancyMaxActiveClusters on a device, the preset's limit in the simulator);
+  // 0 = sms * ctas_per_sm / cluster size.
+  int64_t max_active_clusters = 0;
 };
 
 LW_HD int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

@@ -40,20 +40,24 @@ int64_t sms_of_device() {
   return n;
 }
 
-// A kernel the suite runs: the mma kernel (128x128) or the wgmma kernel at one tile.
+// A kernel the suite runs: the mma kernel (128x128) or the wgmma kernel at one tile x cluster.
 struct Variant {
   cuda::Mainloop mainloop;
   TileShape tile;
+  ClusterShape cluster;
   std::string name() const {
-    return std::string(cuda::mainloop_name(mainloop)) + " " + tile_text(tile);
+    return std::string(cuda::mainloop_name(mainloop)) + " " + tile_text(tile) + " " +
+           cluster_text(cluster);
   }
 };
 
-// The mma kernel and the wgmma kernel at every tile of sim/decomp/kernel_configs.hpp.
+// The mma kernel and the wgmma kernel at every tile x cluster of sim/decomp/kernel_configs.hpp.
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = [] {
-    std::vector<Variant> out = {{cuda::Mainloop::Mma, kTile}};
-    for (const TileShape& t : kKernelTiles) out.push_back({cuda::Mainloop::Wgmma, t});
+    std::vector<Variant> out = {{cuda::Mainloop::Mma, kTile, ClusterShape{}}};
+    for (const TileShape& t : kKernelTiles)
+      for (const ClusterShape& c : kKernelClusters)
+        if (kernel_has_config(t, c)) out.push_back({cuda::Mainloop::Wgmma, t, c});
     return out;
   }();
   return v;
@@ -66,9 +70,9 @@ cuda::Mainloop expected_run(cuda::Mainloop requested, const Problem& p) {
   return p.k % kTmaElemAlign == 0 ? requested : cuda::Mainloop::Mma;
 }
 
-// Only the 128x128 tile has a fallback for K % 8 != 0; other tiles refuse such shapes.
+// Only the 128x128 1x1 config has a fallback for K % 8 != 0; others refuse such shapes.
 bool can_run(const Variant& v, const Problem& p) {
-  return p.k % kTmaElemAlign == 0 || same_tile(v.tile, kTile);
+  return p.k % kTmaElemAlign == 0 || (same_tile(v.tile, kTile) && v.cluster.m * v.cluster.n == 1);
 }
 
 const char* red_name(Reduction r) { return r == Reduction::Atomic ? "atomic" : "deterministic"; }
@@ -113,9 +117,14 @@ struct Case {
   }
 };
 
+// A plan for `sms` SMs; with a variant, built on what its kernel can hold resident there.
+Planned make(const std::string& name, const Problem& p, int64_t sms, Reduction r) {
+  return plan_schedule(name, p, kTile, GpuShape{sms, 1}, r);
+}
 Planned make(const std::string& name, const Problem& p, int64_t sms, Reduction r,
-             const TileShape& tile = kTile) {
-  return plan_schedule(name, p, tile, GpuShape{sms, 1}, r);
+             const Variant& v) {
+  const cuda::Residency res = cuda::kernel_residency(v.tile, v.cluster, v.mainloop, sms);
+  return plan_schedule(name, p, v.tile, res.gpu(sms), r, v.cluster);
 }
 
 }  // namespace
@@ -132,7 +141,7 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
         for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}})
           for (const Variant& v : variants()) {
             const cuda::Mainloop ml = v.mainloop;
-            const Plan plan = make(name, p, sms, red, v.tile).plan;
+            const Plan plan = make(name, p, sms, red, v).plan;
             CAPTURE(v.name());
             if (!can_run(v, p)) {
               CHECK_THROWS_AS(
@@ -166,7 +175,7 @@ TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays wi
         for (const auto& name : schedules()) {
           if (!can_run(v, p)) continue;
           const cuda::Mainloop ml = v.mainloop;
-          const Plan plan = make(name, p, sms_of_device(), red, v.tile).plan;
+          const Plan plan = make(name, p, sms_of_device(), red, v).plan;
           cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false, ml);
           __nv_bfloat16* first = nullptr;
           check_cuda(cudaMalloc(&first, p.m * p.n * 2), "first");
@@ -204,7 +213,7 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
         for (const Variant& v : variants()) {
           if (!can_run(v, p)) continue;
           const cuda::Mainloop ml = v.mainloop;
-          const Plan plan = make(name, p, sms, Reduction::Deterministic, v.tile).plan;
+          const Plan plan = make(name, p, sms, Reduction::Deterministic, v).plan;
           CAPTURE(name);
           CAPTURE(sms);
           CAPTURE(v.name());
@@ -218,8 +227,9 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
           CHECK(bench::compare(cs.c, plain, p.m * p.n, 2, nullptr).bits_differ == 0);
           const auto walk = cuda::host_walk(plan);
           bool same = true;
-          for (int64_t c = 0; c < plan.grid; ++c) {
-            const auto& w = walk[static_cast<size_t>(c)];
+          const int64_t size = cluster_size(plan);
+          for (int64_t c = 0; c < plan.grid * size; ++c) {
+            const auto& w = walk[static_cast<size_t>(c / size)];
             same =
                 same && t.ctas[static_cast<size_t>(c)].segments == static_cast<int32_t>(w.size());
             for (size_t i = 0; same && i < w.size(); ++i) {
@@ -228,8 +238,8 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
                      r.work_id == w[i].work_id && r.t_end >= r.t_start;
             }
           }
-          for (int64_t r = 0; r < reduction_grid(plan); ++r) {
-            const auto s = reduction_segment(plan, r);
+          for (int64_t r = 0; r < reduction_grid(plan) * size; ++r) {
+            const auto s = reduction_segment(plan, r / size);
             same = same && t.reduction_segments[static_cast<size_t>(r)].tile == s.tile &&
                    t.reduction_ctas[static_cast<size_t>(r)].segments == 1;
           }
@@ -252,6 +262,14 @@ TEST_CASE("a persistent grid larger than the co-resident CTAs is refused") {
           sms, cuda::OutType::BF16, false),
       std::invalid_argument);
   CHECK_NOTHROW(cuda::GemmLauncher(small, kSmallSms, cuda::OutType::BF16, false));
+  // A persistent plan of 2x1 clusters: twice the clusters the device can hold is refused.
+  const ClusterShape pair{2, 1};
+  const Plan clustered =
+      plan_schedule("streamk", p, kTile, GpuShape{sms, 1, sms}, Reduction::Deterministic, pair)
+          .plan;
+  CHECK(clustered.grid == sms);
+  CHECK_THROWS_AS(cuda::GemmLauncher(clustered, sms, cuda::OutType::BF16, false),
+                  std::invalid_argument);
 }
 
 TEST_CASE("sanitize: one small ragged problem per decomposition") {
@@ -264,8 +282,8 @@ TEST_CASE("sanitize: one small ragged problem per decomposition") {
           CAPTURE(name);
           CAPTURE(std::string(red_name(red)));
           CAPTURE(v.name());
-          CHECK(cs.run(make(name, p, kSmallSms, red, v.tile).plan, cuda::OutType::BF16,
-                       v.mainloop) < kBf16Tolerance);
+          CHECK(cs.run(make(name, p, kSmallSms, red, v).plan, cuda::OutType::BF16, v.mainloop) <
+                kBf16Tolerance);
         }
   }
 }

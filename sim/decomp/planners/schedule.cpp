@@ -104,6 +104,27 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
   throw std::invalid_argument("schedule '" + name + "' cannot be planned directly");
 }
 
+Planned plan_schedule(const std::string& name, const Problem& problem, const TileShape& tile,
+                      const GpuShape& gpu, Reduction reduction, const ClusterShape& cluster) {
+  if (cluster.m < 1 || cluster.n < 1) {
+    throw std::invalid_argument("cluster extents must be >= 1");
+  }
+  if (cluster.m == 1 && cluster.n == 1) return plan_schedule(name, problem, tile, gpu, reduction);
+  const int64_t size = cluster.m * cluster.n;
+  const int64_t resident =
+      gpu.max_active_clusters > 0 ? gpu.max_active_clusters : gpu.sms * gpu.ctas_per_sm / size;
+  if (resident < 1) {
+    throw std::invalid_argument("no " + std::to_string(cluster.m) + "x" +
+                                std::to_string(cluster.n) + " cluster fits on " +
+                                std::to_string(gpu.sms) + " SMs");
+  }
+  const TileShape cluster_tile{tile.m * cluster.m, tile.n * cluster.n, tile.k};
+  Planned out = plan_schedule(name, problem, cluster_tile, GpuShape{resident, 1, 0}, reduction);
+  out.plan.tile = tile;
+  out.plan.cluster = cluster;
+  return out;
+}
+
 std::vector<std::string> parse_schedule_list(const std::string& list) {
   std::vector<std::string> names;
   std::string::size_type start = 0;

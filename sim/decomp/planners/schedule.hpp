@@ -19,6 +19,12 @@ const std::vector<ScheduleHelp>& schedule_catalog();
 Planned plan_schedule(const std::string& name, const Problem& problem, const TileShape& tile,
                       const GpuShape& gpu, Reduction reduction);
 
+// The same for a cluster of CTAs: the schedule is planned over cluster tiles (cluster.m x cluster.n
+// CTA tiles) on the resident clusters (gpu.max_active_clusters, or gpu.sms * ctas_per_sm / cluster
+// size), and the plan records the CTA tile and the cluster (plan.hpp). 1x1 is plan_schedule above.
+Planned plan_schedule(const std::string& name, const Problem& problem, const TileShape& tile,
+                      const GpuShape& gpu, Reduction reduction, const ClusterShape& cluster);
+
 // Splits "a,b,c" and checks each name parses (without planning); throws on an unknown one.
 std::vector<std::string> parse_schedule_list(const std::string& list);
 
