@@ -1,5 +1,5 @@
 // Host launcher of the GEMM kernels (gemm.hpp): occupancy query, co-residency check through
-// plan_launch, workspace/flag/trace allocation, flag reset and the one or two launches.
+// plan_launch, workspace/flag/trace allocation (flags zeroed once) and the one or two launches.
 #include <algorithm>
 #include <type_traits>
 #include <utility>
@@ -181,6 +181,8 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   if (shape_.workspace_bytes > 0) {
     check_cuda(cudaMalloc(&workspace_, static_cast<size_t>(shape_.workspace_bytes)), "workspace");
     check_cuda(cudaMalloc(&flags_, static_cast<size_t>(shape_.flag_bytes)), "flags");
+    // Zeroed once: every launch's tile owners re-arm the flags they consumed (fixup.cuh).
+    check_cuda(cudaMemset(flags_, 0, static_cast<size_t>(shape_.flag_bytes)), "flag init");
   }
   if (traced_) {
     const int64_t ctas = shape_.grid + shape_.reduction_grid;
@@ -206,6 +208,7 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   p.workspace = workspace_;
   p.flags = flags_;
   p.out_f32 = out_ == OutType::F32;
+
   p.m = static_cast<int32_t>(plan_.problem.m);
   p.n = static_cast<int32_t>(plan_.problem.n);
   p.k = static_cast<int32_t>(plan_.problem.k);
@@ -213,14 +216,13 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   p.vector_loads = plan_.problem.k % 8 == 0 &&
                    reinterpret_cast<uintptr_t>(ops.a) % kVecAlign == 0 &&
                    reinterpret_cast<uintptr_t>(ops.b) % kVecAlign == 0;
+  constexpr int64_t kVecElems = 8;  // bf16 per 16-byte store
+  p.c_vectors = !p.out_f32 && plan_.problem.n % kVecElems == 0 &&
+                reinterpret_cast<uintptr_t>(ops.c) % kVecAlign == 0;
   if (traced_) {
     p.trace.ctas = trace_ctas_;
     p.trace.segments = trace_segments_;
     p.trace.max_segments = shape_.max_segments;
-  }
-  if (shape_.flag_bytes > 0) {
-    check_cuda(cudaMemsetAsync(flags_, 0, static_cast<size_t>(shape_.flag_bytes), stream),
-               "flag reset");
   }
   last_ = mainloop_ == Mainloop::Wgmma && p.vector_loads ? Mainloop::Wgmma : Mainloop::Mma;
   if (last_ == Mainloop::Mma && (!is_mma_tile(plan_.tile) || cluster_size(plan_) != 1)) {

@@ -54,7 +54,8 @@ class GemmLauncher {
   GemmLauncher(const GemmLauncher&) = delete;
   GemmLauncher& operator=(const GemmLauncher&) = delete;
 
-  // Zeroes the flags (cudaMemsetAsync) and enqueues the launch(es) on `stream`; no sync.
+  // Enqueues the launch(es) on `stream`; no sync. Flags are zeroed when the launcher is built and
+  // re-armed by the kernel itself, so launches of one launcher must not overlap.
   void launch(const Operands& ops, cudaStream_t stream);
   // Synchronizes `stream` and copies the trace of the last launch (traced launchers only).
   TraceResult read_trace(cudaStream_t stream) const;

@@ -154,6 +154,8 @@ std::string trace_file(const std::string& base, bool single, const Problem& p, i
   return os.str();
 }
 
+bool cannot_run(const ResultRow& r) { return r.reason.rfind("cannot run", 0) == 0; }
+
 namespace {
 
 // One shape's device inputs, its cuBLAS reference output and time, and its FP64 reference.
@@ -214,7 +216,7 @@ void log_row(const ResultRow& r) {
                static_cast<long long>(r.shape.k), static_cast<long long>(r.sms),
                tile_text(r.tile).c_str(), r.schedule.c_str(), r.mainloop.c_str(),
                static_cast<long long>(r.grid), r.median_ms, r.tflops, r.cublas_ms, r.rel_err,
-               r.ok ? "" : "  FAILED ", r.reason.c_str());
+               r.ok ? "" : (cannot_run(r) ? "  " : "  FAILED "), r.reason.c_str());
 }
 
 // Traced launch: written as Chrome-trace JSON; false if its output differs from the untraced one.
@@ -275,8 +277,6 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
 }
 
 }  // namespace
-
-bool cannot_run(const ResultRow& r) { return r.reason.rfind("cannot run", 0) == 0; }
 
 void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cache& fp64,
                    std::vector<ResultRow>& rows) {

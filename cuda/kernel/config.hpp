@@ -9,7 +9,13 @@
 namespace lw::cuda {
 
 constexpr int kElemBytes = 2;  // bf16 operands
-constexpr int kTileK = 64;     // k-tile: elements of K per MAC-loop iteration (128 B rows)
+// Staged epilogue: each consumer warp stages 16 rows x 64 columns of bf16 output in shared memory,
+// rows padded by 16 bytes against bank conflicts, then writes whole 128-byte rows.
+constexpr int kStagingRows = 16;
+constexpr int kStagingCols = 64;
+constexpr int kStagingPitch = kStagingCols * kElemBytes + 16;  // bytes per staged row
+constexpr int kStagingWarpBytes = kStagingRows * kStagingPitch;
+constexpr int kTileK = 64;  // k-tile: elements of K per MAC-loop iteration (128 B rows)
 
 // Ladder step 1 (mma.sync + cp.async), 128x128 only; also the fallback when K % 8 != 0.
 struct KernelConfig {
@@ -62,9 +68,11 @@ struct WgmmaConfig {
   static constexpr int kSmemLimit = 232448;  // bytes of dynamic smem one sm_90 CTA may opt into
   static constexpr int kMaxStages = 8;       // deeper rings stop paying (CUTLASS picks <= 8)
   static constexpr int kBarrierRoom = 2 * kMaxStages * 8;  // full + empty mbarriers, 8 B each
-  static constexpr int kFitStages = (kSmemLimit - kAlign - kBarrierRoom) / kStageBytes;
+  static constexpr int kEpilogueBytes = kConsumerWarps * kStagingWarpBytes;  // epilogue.cuh
+  static constexpr int kFitStages =
+      (kSmemLimit - kAlign - kBarrierRoom - kEpilogueBytes) / kStageBytes;
   static constexpr int kStages = kFitStages < kMaxStages ? kFitStages : kMaxStages;
-  static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierRoom;
+  static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes;
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
   // Register split (setmaxnreg): the producer warpgroup gives registers to the consumers.
   static constexpr int kProducerRegs = 40;

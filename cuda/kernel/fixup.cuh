@@ -77,6 +77,14 @@ __device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value
   return spent;
 }
 
+// The tile's owner has seen every peer's signal on *flag: nobody else waits on it in this launch,
+// so its first thread re-arms it to zero for the next launch (flags are zeroed once, when the
+// workspace is allocated, instead of by a memset launch before every GEMM).
+template <class L>
+__device__ __forceinline__ void rearm_flag(int32_t* flag) {
+  if (L::tid() == 0) *flag = 0;
+}
+
 // After every thread's workspace writes: one thread releases `value` into *flag.
 template <class L>
 __device__ __forceinline__ void signal_flag(int32_t* flag, int64_t value) {
@@ -113,10 +121,12 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
         for (int64_t j = 0; j < s.load_slots; ++j) {  // k order: deterministic
           const int64_t peer = cta_slot(plan, s.slot + j, rank);
           waited += wait_flag<L>(p.flags + peer, s.wait_value, traced);
+          rearm_flag<L>(p.flags + peer);
           add_slot<L>(slot_ptr<L>(p, peer), acc);
         }
       } else {
         waited += wait_flag<L>(p.flags + slot, s.wait_value, traced);
+        rearm_flag<L>(p.flags + slot);
         add_slot<L>(slot_ptr<L>(p, slot), acc);
       }
       break;

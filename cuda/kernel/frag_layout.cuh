@@ -40,6 +40,7 @@ struct MmaLayout {
   using Acc = Accum<kFrags * kFragFloats>;
   static constexpr int kWarpRows = 64, kWarpCols = 32, kWarpsN = 4, kBlockM = 16, kBlockN = 8;
   static constexpr int kBlocksN = kWarpCols / kBlockN;
+  static constexpr bool kStaged = false;  // no shared-memory staged epilogue
   __device__ __forceinline__ static int tid() { return static_cast<int>(threadIdx.x); }
   __device__ __forceinline__ static void sync() { __syncthreads(); }
   __device__ __forceinline__ static int origin_row(int f) {
@@ -65,6 +66,8 @@ struct WgmmaLayout {
   using Acc = Accum<Cfg::kAccFloats>;
   static constexpr int kWarpRows = 16, kBlockN = 8, kWarpsPerGroup = 4;
   static constexpr int kFragsPerBlock = Cfg::kWgCols / kBlockN;
+  static constexpr int kMBlocks = Cfg::kMBlocks;
+  static constexpr bool kStaged = true;      // epilogue.cuh may stage rows through shared memory
   static constexpr uint32_t kBarrierId = 1;  // 0 is __syncthreads
   static_assert(kFrags * kFragThreads * kFragFloats == kTileM * kTileN, "a slot is one tile");
   __device__ __forceinline__ static int tid() {

@@ -15,7 +15,8 @@ __device__ __forceinline__ bool traced(const GemmParams& p) { return p.trace.cta
 // workspace slots): mac(tile_m, tile_n, s, acc) fills acc.
 template <class L, class Mac>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
-                                            int64_t rank, SegmentTrace* rec, Mac&& mac) {
+                                            int64_t rank, char* staging, SegmentTrace* rec,
+                                            Mac&& mac) {
   const bool tr = traced(p);
   const uint64_t t_start = tr ? ptx::globaltimer() : 0;
   const int64_t tm = cta_tile_m(plan, s.tile, rank);
@@ -25,7 +26,7 @@ __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& 
   const uint64_t t_mac_end = tr ? ptx::globaltimer() : 0;
   const uint64_t waited = fixup<L>(plan, p, s, rank, acc);
   const uint64_t t_fixup_end = tr ? ptx::globaltimer() : 0;
-  if (s.role == Role::Whole || s.role == Role::Final) epilogue<L>(p, tm, tn, acc);
+  if (s.role == Role::Whole || s.role == Role::Final) epilogue<L>(p, tm, tn, acc, staging);
   if (tr && L::tid() == 0 && rec != nullptr) {
     rec->work_id = s.work_id;
     rec->tile = s.tile;
@@ -61,7 +62,7 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
   Segment s;
   int32_t n = 0;
   while (walk_next(plan, w, s)) {
-    run_segment<MmaLayout>(plan, p, s, 0, trace_slot(p, n),
+    run_segment<MmaLayout>(plan, p, s, 0, nullptr, trace_slot(p, n),
                            [&](int64_t tm, int64_t tn, const Segment& seg, MmaLayout::Acc& acc) {
                              mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
                            });
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(kFragThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
   const int64_t size = cluster_size(plan);
   const Segment s = reduction_segment(plan, blockIdx.x / size);
-  run_segment<L>(plan, p, s, blockIdx.x % size, trace_slot(p, 0),
+  run_segment<L>(plan, p, s, blockIdx.x % size, nullptr, trace_slot(p, 0),
                  [](int64_t, int64_t, const Segment&, typename L::Acc& acc) {
 #pragma unroll
                    for (int i = 0; i < L::Acc::kSize; ++i) acc.v[i] = 0.0f;

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingPos<Cfg> pos;
     int32_t n = 0;
     while (walk_next(plan, w, s)) {
-      run_segment<L>(plan, p, s, cluster_rank<Cfg>(), trace_slot(p, n),
+      run_segment<L>(plan, p, s, cluster_rank<Cfg>(), ring.staging, trace_slot(p, n),
                      [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
                        consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
                      });

@@ -31,9 +31,10 @@ static_assert(kSmemRowBytes == 128, "one k-tile row is one 128-byte swizzle row"
 // Shared-memory addresses of the stage ring and its barriers.
 template <class Cfg>
 struct Ring {
-  uint32_t stages = 0;  // stage s: A at stages + s * kStageBytes, B kBytesA later
-  uint32_t full = 0;    // full[s]: producer's expect_tx arrive + TMA bytes
-  uint32_t empty = 0;   // empty[s]: one arrive per consumer warp
+  uint32_t stages = 0;      // stage s: A at stages + s * kStageBytes, B kBytesA later
+  uint32_t full = 0;        // full[s]: producer's expect_tx arrive + TMA bytes
+  uint32_t empty = 0;       // empty[s]: one arrive per consumer warp (of every CTA of the cluster)
+  char* staging = nullptr;  // the consumer warps' epilogue staging buffers (generic address)
   static constexpr uint32_t kBarBytes = 8;
   __device__ uint32_t a(int s) const {
     return stages + static_cast<uint32_t>(s) * Cfg::kStageBytes;
@@ -67,6 +68,7 @@ __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   r.stages = (raw + Cfg::kAlign - 1) / Cfg::kAlign * Cfg::kAlign;
   r.full = r.stages + Cfg::kStages * Cfg::kStageBytes;
   r.empty = r.full + Cfg::kStages * Ring<Cfg>::kBarBytes;
+  r.staging = smem + (r.stages - raw) + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierRoom;
   if (threadIdx.x == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
       ptx::mbar_init(r.full_bar(s), 1);
