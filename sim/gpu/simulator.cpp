@@ -2,6 +2,10 @@
 #include "sim/gpu/simulator.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace lw {
 
@@ -37,10 +41,25 @@ void Simulator::set_active(int64_t sm, int delta) {
 
 const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
                                 const SimOptions& options) {
+  reset(plan, model, options);
+  try {
+    launch(0, 0.0);
+    run_events();
+  } catch (const std::domain_error& e) {
+    throw std::runtime_error(
+        std::string("simulation stopped: the cost model gave an action a negative or non-finite "
+                    "time: ") +
+        e.what());
+  }
+  finish_result();
+  return result_;
+}
+
+// Resets the state for a run but keeps the buffers' capacity (sweeps run millions of them).
+void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions& options) {
   plan_ = &plan;
   model_ = &model;
   opt_ = options;
-  // Reset the result but keep its buffers' capacity (sweeps run millions of simulations).
   result_.timeline.clear();
   result_.deadlock = false;
   result_.deadlock_report.clear();
@@ -60,8 +79,9 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   distinct_rows_ = 0;
   distinct_cols_ = 0;
   now_ = 0;
+}
 
-  launch(0, 0.0);
+void Simulator::run_events() {
   while (!queue_.empty()) {
     const Event e = queue_.pop();
     now_ = e.time;
@@ -90,7 +110,12 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
         break;
     }
   }
+}
 
+// Makespan, deadlock report, ideal, efficiency and per-SM statistics of the finished run.
+void Simulator::finish_result() {
+  const Plan& plan = *plan_;
+  const CostModel& model = *model_;
   result_.makespan = now_;
   if (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction)) {
     report_deadlock();
@@ -112,7 +137,18 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
     st.wait = sm_wait_[s] / slots;
     st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
   }
-  return result_;
+  check_times();
+}
+
+// A makespan or ideal that is negative, NaN or infinite is never returned (it would be printed).
+void Simulator::check_times() const {
+  for (const auto& [what, v] : {std::pair<const char*, double>{"makespan", result_.makespan},
+                                {"ideal makespan", result_.ideal}}) {
+    if (std::isfinite(v) && v >= 0) continue;
+    throw std::runtime_error(std::string("simulated ") + what + " is " + std::to_string(v) +
+                             ", not a finite non-negative time (check the cost model's "
+                             "parameters)");
+  }
 }
 
 void Simulator::launch(int32_t which, double t) {
