@@ -41,7 +41,7 @@ struct SimResult {
 class Simulator {
  public:
   // Throws std::runtime_error (one line) when the cost model gives an action a negative or
-  // non-finite time, or the makespan or ideal would be negative, NaN or infinite.
+  // non-finite time, or simulated time (the makespan, the ideal) would overflow.
   const SimResult& run(const Plan& plan, const CostModel& model, const SimOptions& options);
 
  private:

@@ -21,15 +21,23 @@ struct Planned {
   std::string choice_label() const;
 };
 
+// The reduction a plan performs: Atomic only when split tiles add their partials atomically
+// (FixupStorage::InPlaceAtomic); slots, the turnstile and plans without split tiles are
+// deterministic. Rows report this, not the requested reduction, which some planners ignore
+// (cutlass-seed, dp, splitk-sep).
+Reduction plan_reduction(const Plan& plan);
+const char* reduction_name(Reduction reduction);  // "deterministic" | "atomic"
+
 // The plan facts every result row reports, simulated (lastwave) or measured (lastwave-bench).
 struct PlanSummary {
-  std::string choice;    // what the heuristic picked (Planned::choice_label)
-  int64_t splits = 1;    // FixedSplit: units per tile
-  int64_t grid = 0;      // CTAs launched
-  int64_t tiles = 0;     // output tiles
-  int64_t k_tiles = 0;   // MAC iterations per tile
-  int64_t sk_tiles = 0;  // tiles in the split region
-  int64_t sk_units = 0;  // work units covering them
+  std::string choice;     // what the heuristic picked (Planned::choice_label)
+  std::string reduction;  // what the plan does: reduction_name(plan_reduction(plan))
+  int64_t splits = 1;     // FixedSplit: units per tile
+  int64_t grid = 0;       // CTAs launched
+  int64_t tiles = 0;      // output tiles
+  int64_t k_tiles = 0;    // MAC iterations per tile
+  int64_t sk_tiles = 0;   // tiles in the split region
+  int64_t sk_units = 0;   // work units covering them
 };
 PlanSummary plan_summary(const Planned& planned);
 
