@@ -21,7 +21,6 @@ namespace lw::bench {
 
 namespace {
 
-constexpr int kBf16Bytes = 2;
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kMsPerS = 1e3;
 constexpr double kTera = 1e12;

@@ -16,7 +16,6 @@ constexpr double kTargetMedianPct = 5.0;
 constexpr double kTargetP95Pct = 15.0;
 constexpr double kTargetCrossMedianPct = 8.0;
 constexpr double kTargetPickRatio = 0.97;
-constexpr double kPercent = 100.0;
 
 std::string f1(double v) {
   char b[32];
