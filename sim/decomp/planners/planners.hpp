@@ -52,8 +52,9 @@ Planned plan_data_parallel(const Problem&, const TileShape&, const GpuShape&, bo
 Planned plan_split_k(const Problem&, const TileShape&, const GpuShape&, int64_t splits,
                      Reduction reduction, bool separate_reduction);
 
-// Paper / seed Stream-K: `units` persistent CTAs (0 = one per SM) over all tiles, even ranges,
-// forward walk, the k=0 owner waits for its peers and runs the epilogue.
+// Paper / seed Stream-K: `units` persistent CTAs (>= 1, or kOneUnitPerSm) over all tiles, even
+// ranges, forward walk, the k=0 owner waits for its peers and runs the epilogue.
+constexpr int64_t kOneUnitPerSm = 0;
 Planned plan_stream_k(const Problem&, const TileShape&, const GpuShape&, int64_t units,
                       Reduction reduction);
 
