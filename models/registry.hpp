@@ -18,8 +18,10 @@ namespace lw {
 constexpr double kMaxActionTime = 1e9;
 constexpr double kMaxCacheMiB = 1e6;                 // MiB
 constexpr ValueRange kTimeRange{0, kMaxActionTime};  // a time: non-negative
-constexpr ValueRange kShareRange{0, 1, true};        // (0, 1]: an achieved share of a peak
-constexpr ValueRange kFractionRange{0, 1};           // [0, 1]
+// A MAC iteration's base time: positive, so every GEMM takes time (ratios of makespans exist).
+constexpr ValueRange kPositiveTimeRange{0, kMaxActionTime, true};
+constexpr ValueRange kShareRange{0, 1, true};  // (0, 1]: an achieved share of a peak
+constexpr ValueRange kFractionRange{0, 1};     // [0, 1]
 constexpr ValueRange kCacheSizeRange{0, kMaxCacheMiB, true};
 
 struct ParamSpec {

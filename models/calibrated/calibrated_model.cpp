@@ -89,7 +89,7 @@ ModelInfo calibrated_model_info() {
       "calibrated",
       "fitted physical-time model (us); load a configs/models/*.json file written by calibrate",
       {
-          {"iter_us", "us", 0.3, kTimeRange, "MAC iteration of one tile with one SM busy"},
+          {"iter_us", "us", 0.3, kPositiveTimeRange, "MAC iteration of one tile with one SM busy"},
           {"iter_per_busy_sm_us", "us", 0.002, kTimeRange,
            "added to each MAC iteration per busy SM (shared L2/DRAM bandwidth)"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,

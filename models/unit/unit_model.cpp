@@ -48,7 +48,7 @@ ModelInfo unit_model_info() {
       "unit",
       "seed's abstract model: 1 per MAC iteration, epilogue 2, partial store/load 2",
       {
-          {"mac", "iter", 1.0, kTimeRange,
+          {"mac", "iter", 1.0, kPositiveTimeRange,
            "cost of one MAC-loop iteration (one BLK_K step of one tile)"},
           {"epilogue", "iter", 2.0, kTimeRange, "writing one finished output tile"},
           {"partial_store", "iter", 2.0, kTimeRange,

@@ -31,7 +31,7 @@ model_file zero_share roofline tensor_efficiency 0
 model_file share_above_one roofline bandwidth_efficiency 1.5
 model_file overflow calibrated iter_us 1e999
 
-range="is outside its range [0, 1e+09] us"
+range="is outside its range (0, 1e+09] us"
 expect_error "model file '$tmp/negative.json': parameter 'iter_us' = -5 $range" \
   predict --model "$tmp/negative.json" "${shape[@]}"
 expect_error "model file '$tmp/huge.json': parameter 'iter_us' = 1e+308 $range" \
@@ -45,7 +45,7 @@ expect_error "--param: parameter 'iter_us' = nan $range" \
   predict --model calibrated --param iter_us=nan "${shape[@]}"
 expect_error "--param: parameter 'iter_us' = inf $range" \
   predict --model calibrated --param iter_us=inf "${shape[@]}"
-expect_error "--param: parameter 'mac' = -1 is outside its range [0, 1e+09] iter" \
+expect_error "--param: parameter 'mac' = -1 is outside its range (0, 1e+09] iter" \
   predict --param mac=-1 "${shape[@]}"
 expect_error "model file '$tmp/negative.json': parameter 'iter_us' = -5 $range" \
   compare --model "$tmp/negative.json" --gpu h200 --shapes "$tmp/shapes.csv" \

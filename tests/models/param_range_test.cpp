@@ -61,7 +61,7 @@ std::string preset_error(const std::string& field, const std::string& value) {
 TEST_CASE("a model file with a time parameter out of range names the file, parameter, range") {
   const std::string neg = model_file("negative", R"("iter_us": -5)");
   CHECK(load_error(neg) ==
-        "model file '" + neg + "': parameter 'iter_us' = -5 is outside its range [0, 1e+09] us");
+        "model file '" + neg + "': parameter 'iter_us' = -5 is outside its range (0, 1e+09] us");
   const std::string huge = model_file("huge", R"("epilogue_us": 1e308)");
   CHECK(load_error(huge) ==
         "model file '" + huge +
@@ -78,7 +78,7 @@ TEST_CASE("--param NaN, infinities and negatives are refused, blamed on --param"
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   CHECK(load_error(ok, {{"iter_us", nan}}) ==
-        "--param: parameter 'iter_us' = nan is outside its range [0, 1e+09] us");
+        "--param: parameter 'iter_us' = nan is outside its range (0, 1e+09] us");
   CHECK(load_error(ok, {{"flag_us", inf}}) ==
         "--param: parameter 'flag_us' = inf is outside its range [0, 1e+09] us");
   CHECK(load_error(ok, {{"flag_us", -inf}}) ==
@@ -89,12 +89,19 @@ TEST_CASE("--param NaN, infinities and negatives are refused, blamed on --param"
         }) == "--param: parameter 'tensor_efficiency' = 0 is outside its range (0, 1] fraction");
   CHECK(error_of([&] {
           make_model("unit", {{"mac", -1.0}}, h200);
-        }) == "--param: parameter 'mac' = -1 is outside its range [0, 1e+09] iter");
+        }) == "--param: parameter 'mac' = -1 is outside its range (0, 1e+09] iter");
   // The bounds themselves are inside.
   CHECK(error_of([&] {
           make_model("roofline", {{"tensor_efficiency", 1.0}}, h200);
         }) == "(no error)");
-  CHECK(error_of([&] { make_model("unit", {{"mac", 0.0}}, h200); }) == "(no error)");
+  CHECK(error_of([&] { make_model("unit", {{"epilogue", 0.0}}, h200); }) == "(no error)");
+  // A MAC iteration must take time, or makespans (and their ratios) are 0 (NaN).
+  CHECK(error_of([&] {
+          make_model("unit", {{"mac", 0.0}}, h200);
+        }) == "--param: parameter 'mac' = 0 is outside its range (0, 1e+09] iter");
+  CHECK(error_of([&] {
+          make_model("calibrated", {{"iter_us", 0.0}}, h200);
+        }) == "--param: parameter 'iter_us' = 0 is outside its range (0, 1e+09] us");
 }
 
 TEST_CASE("every declared default lies inside its declared range") {
