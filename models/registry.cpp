@@ -1,7 +1,7 @@
 // Registry table and parameter resolution shared by every cost model.
 #include "models/registry.hpp"
 
-#include <cerrno>
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -31,15 +31,24 @@ const ModelInfo& find_model(const std::string& name) {
   throw std::invalid_argument("unknown cost model '" + name + "' (known: " + known + ")");
 }
 
-ParamValues resolve_params(const ModelInfo& info, const ParamValues& overrides) {
+void check_params(const ModelInfo& info, const ParamValues& values, const std::string& where) {
+  for (const auto& [name, value] : values) {
+    const auto spec = std::find_if(info.params.begin(), info.params.end(),
+                                   [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == info.params.end()) {
+      throw std::invalid_argument(where + ": model '" + info.name + "' has no parameter '" + name +
+                                  "'");
+    }
+    check_in_range(value, spec->range, where, name, spec->unit);
+  }
+}
+
+ParamValues resolve_params(const ModelInfo& info, const ParamValues& overrides,
+                           const std::string& where) {
+  check_params(info, overrides, where);
   ParamValues values;
   for (const auto& p : info.params) values[p.name] = p.default_value;
-  for (const auto& [name, value] : overrides) {
-    if (values.count(name) == 0) {
-      throw std::invalid_argument("model '" + info.name + "' has no parameter '" + name + "'");
-    }
-    values[name] = value;
-  }
+  for (const auto& [name, value] : overrides) values[name] = value;
   return values;
 }
 
@@ -56,11 +65,10 @@ ParamValues parse_param_overrides(const std::string& text) {
     }
     const std::string value = item.substr(eq + 1);
     char* end = nullptr;
-    errno = 0;
     const double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || errno != 0 || !(v >= 0) || v > 1e300) {
+    if (value.empty() || *end != '\0') {
       throw std::invalid_argument("bad value in model parameter '" + item +
-                                  "' (expected a finite number >= 0)");
+                                  "' (expected a number)");
     }
     out[item.substr(0, eq)] = v;
     start = comma + 1;
@@ -76,26 +84,28 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
 
 std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
                                                 const ParamValues& overrides, const GpuSpec& gpu) {
+  const std::string where = "model file '" + path + "'";
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(read_file(path));
   } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument("model file '" + path + "': not valid JSON");
+    throw std::invalid_argument(where + ": not valid JSON");
   }
   if (!j.contains("model") || !j["model"].is_string() || !j.contains("params") ||
       !j["params"].is_object()) {
-    throw std::invalid_argument("model file '" + path + "': needs \"model\" and \"params\"");
+    throw std::invalid_argument(where + ": needs \"model\" and \"params\"");
   }
   ParamValues values;
   for (const auto& [name, value] : j["params"].items()) {
     if (!value.is_number()) {
-      throw std::invalid_argument("model file '" + path + "': parameter '" + name +
-                                  "' is not a number");
+      throw std::invalid_argument(where + ": parameter '" + name + "' is not a number");
     }
     values[name] = value.get<double>();
   }
+  const ModelInfo& info = find_model(j["model"].get<std::string>());
+  check_params(info, values, where);
   for (const auto& [name, value] : overrides) values[name] = value;
-  return make_model(j["model"].get<std::string>(), values, gpu);
+  return info.make(resolve_params(info, values), gpu);
 }
 
 }  // namespace lw

@@ -1,5 +1,6 @@
 // The explicit model registry: each cost model's name, one-line description, declared parameters
-// (name, unit, default, doc) and factory. Unknown models or parameters are errors.
+// (name, unit, default, range, doc) and factory. Unknown models or parameters, and values outside
+// a parameter's range, are errors.
 #pragma once
 #include <map>
 #include <memory>
@@ -8,13 +9,26 @@
 
 #include "models/cost_model.hpp"
 #include "sim/gpu/gpu_spec.hpp"
+#include "sim/util/value_range.hpp"
 
 namespace lw {
+
+// Declared parameter ranges. Times are per action (us or MAC-iteration units): an action longer
+// than kMaxActionTime is no GEMM's, and keeps every makespan finite.
+constexpr double kMaxActionTime = 1e9;
+constexpr double kMaxCacheMiB = 1e6;                 // MiB
+constexpr ValueRange kTimeRange{0, kMaxActionTime};  // a time: non-negative
+// A MAC iteration's base time: positive, so every GEMM takes time (ratios of makespans exist).
+constexpr ValueRange kPositiveTimeRange{0, kMaxActionTime, true};
+constexpr ValueRange kShareRange{0, 1, true};  // (0, 1]: an achieved share of a peak
+constexpr ValueRange kFractionRange{0, 1};     // [0, 1]
+constexpr ValueRange kCacheSizeRange{0, kMaxCacheMiB, true};
 
 struct ParamSpec {
   std::string name;
   std::string unit;
   double default_value = 0;
+  ValueRange range;
   std::string doc;
 };
 
@@ -31,10 +45,16 @@ struct ModelInfo {
 const std::vector<ModelInfo>& model_registry();
 const ModelInfo& find_model(const std::string& name);  // throws std::invalid_argument
 
-// Defaults overlaid with `overrides`; throws std::invalid_argument on an unknown parameter name.
-ParamValues resolve_params(const ModelInfo& info, const ParamValues& overrides);
+// Throws std::invalid_argument, one line starting with `where`, on a name `info` does not declare
+// or a value outside the parameter's declared range.
+void check_params(const ModelInfo& info, const ParamValues& values, const std::string& where);
 
-// Parses "name=value,name=value" into overrides; throws on malformed text.
+// Defaults overlaid with `overrides` (checked by check_params, blamed on `where`).
+ParamValues resolve_params(const ModelInfo& info, const ParamValues& overrides,
+                           const std::string& where = "--param");
+
+// Parses "name=value,name=value" into overrides; throws on malformed text (ranges are checked
+// when the overrides are resolved against a model).
 ParamValues parse_param_overrides(const std::string& text);
 
 std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues& overrides,

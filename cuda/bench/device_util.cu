@@ -3,6 +3,7 @@
 
 #include "cuda/bench/device_util.hpp"
 #include "cuda/gemm.hpp"
+#include "sim/util/hash.hpp"
 
 namespace lw::bench {
 
@@ -20,17 +21,10 @@ int blocks_for(int64_t count) {
   return static_cast<int>(b < kMaxBlocks ? (b < 1 ? 1 : b) : kMaxBlocks);
 }
 
-__device__ uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 __global__ void fill_kernel(__nv_bfloat16* p, int64_t n, uint64_t seed) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{gridDim.x} * blockDim.x) {
-    const uint64_t h = mix(seed ^ mix(static_cast<uint64_t>(i)));
+    const uint64_t h = splitmix64(seed ^ splitmix64(static_cast<uint64_t>(i)));
     const float u = static_cast<float>(h >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 bits
     p[i] = __float2bfloat16_rn(u - 0.5f);
   }

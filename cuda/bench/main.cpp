@@ -116,7 +116,6 @@ int main(int argc, char** argv) {
       if (s == "best") throw std::invalid_argument("schedule 'best' is simulator-only");
     }
     opt.reduction = parse_reduction(reduction);
-    opt.reduction_name = reduction;
     opt.mainloops.clear();
     {
       std::stringstream ml(mainloop);
@@ -162,7 +161,7 @@ int main(int argc, char** argv) {
   std::string csv = csv_header();
   bool all_ok = true;  // configurations that could not run are rows with a reason, not failures
   for (const auto& r : rows) {
-    csv += csv_row(r, opt.reduction_name);
+    csv += csv_row(r);
     all_ok = all_ok && (r.ok || cannot_run(r));
   }
   try {

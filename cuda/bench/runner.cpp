@@ -21,7 +21,6 @@ namespace lw::bench {
 
 namespace {
 
-constexpr int kBf16Bytes = 2;
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kMsPerS = 1e3;
 constexpr double kTera = 1e12;
@@ -119,14 +118,14 @@ std::string csv_field(std::string text) {
   return text;
 }
 
-std::string csv_row(const ResultRow& r, const std::string& reduction) {
+std::string csv_row(const ResultRow& r) {
   char buf[512];
   std::snprintf(buf, sizeof(buf),
                 "%lld,%lld,%lld,%lld,%s,%s,%lld,%lld,%.5f,%.5f,%.5f,%.2f,%.5f,%.2f,%.3e,%.3e,%.0f,"
                 "%s,%lld,%lld,%lld,%lld,%d,%s\n",
                 static_cast<long long>(r.shape.m), static_cast<long long>(r.shape.n),
                 static_cast<long long>(r.shape.k), static_cast<long long>(r.sms),
-                r.schedule.c_str(), reduction.c_str(), static_cast<long long>(r.splits),
+                r.schedule.c_str(), r.reduction.c_str(), static_cast<long long>(r.splits),
                 static_cast<long long>(r.grid), r.median_ms, r.p10_ms, r.p90_ms, r.tflops,
                 r.cublas_ms, r.cublas_tflops, r.rel_err, r.rel_err_fp64, r.sm_clock_mhz,
                 r.choice.c_str(), static_cast<long long>(r.tiles),
@@ -228,7 +227,7 @@ bool trace_config(const Plan& plan, const Config& cfg, ShapeInputs& in, int64_t 
   const cuda::TraceResult t = traced.read_trace(s);
   TraceMeta meta{in.shape.m, in.shape.n, in.shape.k, sms, cfg.schedule};
   write_trace(plan, t, meta, trace_file(opt.trace_path, opt.single_config, in.shape, sms, label));
-  return opt.reduction != Reduction::Deterministic ||
+  return plan_reduction(plan) != Reduction::Deterministic ||
          compare(in.c_trace.p, in.c.p, in.mn, kBf16Bytes, s).bits_differ == 0;
 }
 
@@ -240,13 +239,14 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
   Planned planned;
   try {
     const cuda::Residency res = cuda::kernel_residency(cfg.tile, cfg.cluster, cfg.mainloop, sms);
-    planned = plan_schedule(cfg.schedule, in.shape, cfg.tile, res.gpu(sms), opt.reduction,
-                            cfg.cluster);
+    planned =
+        plan_schedule(cfg.schedule, in.shape, cfg.tile, res.gpu(sms), opt.reduction, cfg.cluster);
     static_cast<PlanSummary&>(r) = plan_summary(planned);
     gemm = std::make_unique<cuda::GemmLauncher>(planned.plan, sms, cuda::OutType::BF16, false,
                                                 cfg.mainloop);
   } catch (const std::invalid_argument& e) {
     r.ok = false;
+    r.reduction = reduction_name(opt.reduction);  // nothing ran: the row names the request
     r.reason = std::string("cannot run: ") + e.what();
     return;
   }

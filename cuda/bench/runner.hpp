@@ -16,8 +16,7 @@ namespace lw::bench {
 struct BenchOptions {
   std::vector<Problem> shapes;
   std::vector<std::string> schedules;
-  Reduction reduction = Reduction::Deterministic;
-  std::string reduction_name = "deterministic";
+  Reduction reduction = Reduction::Deterministic;  // requested; rows report the plan's own
   std::vector<std::string> mainloops = {"wgmma"};  // ladder steps to run, each a CSV row
   std::vector<TileShape> tiles = {kDefaultTile};   // kernel tiles to run, each a CSV row
   std::vector<ClusterShape> clusters = {ClusterShape{}};
@@ -49,7 +48,7 @@ std::string csv_header();
 // True for a row whose configuration could not run (nothing was timed), as opposed to one that ran
 // and failed its correctness check.
 bool cannot_run(const ResultRow& r);
-std::string csv_row(const ResultRow& r, const std::string& reduction);
+std::string csv_row(const ResultRow& r);  // `reduction`: what the plan did, not what was asked
 
 // Path of the trace for one config: `base` itself for a single config, else base_<config>.json.
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,

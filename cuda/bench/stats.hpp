@@ -1,6 +1,8 @@
-// Sample statistics for timed runs: median and nearest-rank percentiles (host-only).
+// Sample statistics for timed runs: median, p10 and p90 (host-only).
 #pragma once
 #include <vector>
+
+#include "sim/util/stats.hpp"
 
 namespace lw::bench {
 
@@ -8,8 +10,7 @@ struct SampleStats {
   double median = 0, p10 = 0, p90 = 0;
 };
 
-// Percentile q in [0, 1] by linear interpolation between order statistics; samples non-empty.
-double percentile(std::vector<double> samples, double q);
+// Median, p10 and p90 by lw::percentile; samples non-empty.
 SampleStats summarize(const std::vector<double>& samples);
 
 }  // namespace lw::bench

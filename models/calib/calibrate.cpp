@@ -1,62 +1,29 @@
-// Calibration pipeline: measurements -> split -> fits -> held-out figures -> model file + report.
+// Calibration pipeline, stage by stage: measurements -> split -> fits -> held-out figures; the
+// rendering of the model file and the report is in calibrate_report.cpp.
 #include "models/calib/calibrate.hpp"
 
-#include <algorithm>
-#include <cstdio>
 #include <map>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 
-#include "models/calib/baselines.hpp"
-#include "models/calib/fit.hpp"
-#include "models/calib/metrics.hpp"
+#include "models/calib/calibrate_run.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {
 
-namespace {
-
-// Acceptance targets of issue #4 (percent / ratio).
-constexpr double kTargetMedianPct = 5.0;
-constexpr double kTargetP95Pct = 15.0;
-constexpr double kTargetCrossMedianPct = 8.0;
-constexpr double kTargetPickRatio = 0.97;
-constexpr double kPercent = 100.0;
-
-std::string f1(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", v);
-  return b;
-}
-std::string f3(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.4g", v);
-  return b;
-}
-
-std::vector<FitCase> subset(const std::vector<FitCase>& cases, const std::vector<size_t>& idx) {
+std::vector<FitCase> subset(const std::vector<FitCase>& cases, const IndexSet& idx) {
   std::vector<FitCase> out;
   for (size_t i : idx) out.push_back(cases[i]);
   return out;
 }
 
-template <typename Pred>
-std::vector<size_t> select(const std::vector<FitCase>& cases, const std::vector<size_t>& from,
-                           Pred pred) {
-  std::vector<size_t> out;
-  for (size_t i : from) {
-    if (pred(*cases[i].m)) out.push_back(i);
-  }
-  return out;
-}
+namespace {
 
 // Simulates every case under `model_name` with the preset (partitioned per SM count).
 std::vector<double> simulate_model(const std::string& model_name, const ParamValues& params,
                                    const GpuSpec& preset, const std::vector<FitCase>& cases) {
   std::vector<double> out(cases.size());
-  std::map<int64_t, std::vector<size_t>> by_sms;
+  std::map<int64_t, IndexSet> by_sms;
   for (size_t i = 0; i < cases.size(); ++i) by_sms[cases[i].m->sms].push_back(i);
   for (const auto& [sms, idx] : by_sms) {
     const GpuSpec gpu = sms == preset.sms ? preset : gpu_with_sms(sms, &preset);
@@ -67,315 +34,112 @@ std::vector<double> simulate_model(const std::string& model_name, const ParamVal
   return out;
 }
 
-struct Predictor {
-  std::string name;
-  std::vector<double> pred;
-};
-
-std::string stats_cells(const ErrorStats& s, bool full) {
-  if (s.n == 0) return full ? "- | - | - | -" : "- | -";
-  return full ? f1(s.median) + " | " + f1(s.p90) + " | " + f1(s.p95) + " | " + f1(s.max)
-              : f1(s.median) + " | " + f1(s.p95);
-}
-
-// Held-out error table: one row per subset, the simulator in full, others median/p95.
-std::string error_table(const std::vector<FitCase>& cases, const std::vector<Predictor>& preds,
-                        const std::vector<std::pair<std::string, std::vector<size_t>>>& rows) {
-  std::ostringstream o;
-  o << "| subset | n | " << preds[0].name << " median | p90 | p95 | max |";
-  for (size_t p = 1; p < preds.size(); ++p) o << " " << preds[p].name << " median | p95 |";
-  o << "\n|---|---:|---:|---:|---:|---:|";
-  for (size_t p = 1; p < preds.size(); ++p) o << "---:|---:|";
-  o << "\n";
-  for (const auto& [label, idx] : rows) {
-    if (idx.empty()) continue;
-    o << "| " << label << " | " << idx.size() << " | "
-      << stats_cells(error_stats(cases, preds[0].pred, idx), true) << " |";
-    for (size_t p = 1; p < preds.size(); ++p) {
-      o << " " << stats_cells(error_stats(cases, preds[p].pred, idx), false) << " |";
-    }
-    o << "\n";
-  }
-  return o.str();
-}
-
-std::string decision_table(const std::vector<FitCase>& cases, const std::vector<Predictor>& preds,
-                           const std::vector<size_t>& idx, const std::string& rule) {
-  std::ostringstream o;
-  o << "| picker | groups | picks the measured fastest | measured best / pick (geomean) | worst "
-       "|\n|---|---:|---:|---:|---:|\n";
-  auto row = [&](const std::string& name, const DecisionStats& d) {
-    o << "| " << name << " | " << d.groups << " | " << f1(kPercent * d.exact) << " % | "
-      << f1(kPercent * d.geomean) << " % | " << f1(kPercent * d.worst) << " % |\n";
-  };
-  for (const auto& p : preds) row(p.name, decision_stats(cases, p.pred, idx));
-  row("`" + rule + "` rule", decision_stats(cases, preds[0].pred, idx, rule));
-  return o.str();
-}
-
-std::vector<std::pair<std::string, std::vector<size_t>>> breakdown(
-    const std::vector<FitCase>& cases, const std::vector<size_t>& idx, int64_t full_sms) {
-  std::vector<std::pair<std::string, std::vector<size_t>>> rows;
-  rows.emplace_back("all", idx);
-  rows.emplace_back(std::to_string(full_sms) + " SMs",
-                    select(cases, idx, [&](const Measurement& m) { return m.sms == full_sms; }));
-  std::set<std::string> schedules;
-  std::set<int64_t> sms;
-  for (size_t i : idx) {
-    schedules.insert(cases[i].m->schedule);
-    sms.insert(cases[i].m->sms);
-  }
-  for (const auto& s : schedules) {
-    rows.emplace_back("decomposition " + s,
-                      select(cases, idx, [&](const Measurement& m) { return m.schedule == s; }));
-  }
-  for (const int64_t n : sms) {
-    rows.emplace_back("SMs = " + std::to_string(n),
-                      select(cases, idx, [&](const Measurement& m) { return m.sms == n; }));
-  }
-  return rows;
-}
-
-std::string verdict(bool ok) { return ok ? "**met**" : "**missed**"; }
-
-}  // namespace
-
-CalibrationResult run_calibration(const CalibrateOptions& opt) {
+void check_options(const CalibrateOptions& opt) {
   if (opt.measurements.empty()) throw std::invalid_argument("give --measurements FILE...");
   if (!(opt.holdout > 0 && opt.holdout < 1)) {
     throw std::invalid_argument("--holdout must be in (0, 1)");
   }
-  const GpuSpec preset = gpu_preset(opt.gpu);
-  int64_t skipped = 0;
-  const std::vector<Measurement> ms = read_all_measurements(opt.measurements, &skipped);
-  for (const auto& m : ms) {
-    if (m.sms > preset.sms) {
+}
+
+// Reads the measurements (each within the preset's SM count) and the hardware traces.
+void load_inputs(CalibrationRun& run) {
+  const CalibrateOptions& opt = *run.opt;
+  run.preset = gpu_preset(opt.gpu);
+  run.ms = read_all_measurements(opt.measurements, &run.skipped);
+  for (const auto& m : run.ms) {
+    if (m.sms > run.preset.sms) {
       throw std::invalid_argument(m.file + ":" + std::to_string(m.line) + ": sms " +
                                   std::to_string(m.sms) + " exceeds the " +
-                                  std::to_string(preset.sms) + " SMs of " + preset.name);
+                                  std::to_string(run.preset.sms) + " SMs of " + run.preset.name);
     }
   }
-  std::vector<TraceDoc> traces;
   for (const auto& t : opt.traces) {
     TraceDoc d = read_trace_file(t);
-    if (d.meta.source == "hw") traces.push_back(std::move(d));
+    if (d.meta.source == "hw") run.traces.push_back(std::move(d));
   }
-  const std::vector<FitCase> cases = build_cases(ms, opt.tile, preset.ctas_per_sm);
-  std::vector<size_t> all, train, held;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    all.push_back(i);
-    (held_out(cases[i].m->problem, opt.holdout, opt.seed) ? held : train).push_back(i);
-  }
-  if (train.empty() || held.empty()) {
-    throw std::invalid_argument(
-        "the split left no training or no held-out rows; change --seed or "
-        "--holdout");
-  }
+}
 
-  // Main fit: the training split at every SM count.
-  const ModelInfo& info = calibrated_model_info();
-  const ParamValues defaults = resolve_params(info, {});
-  const ParamValues start = start_from_traces(traces, defaults);
+// Plans every measurement and splits the cases by shape into training and held-out rows.
+void split_cases(CalibrationRun& run) {
+  const CalibrateOptions& opt = *run.opt;
+  run.cases = build_cases(run.ms, opt.tile, run.preset.ctas_per_sm);
+  for (size_t i = 0; i < run.cases.size(); ++i) {
+    run.split.all.push_back(i);
+    const bool held = held_out(run.cases[i].m->problem, opt.holdout, opt.seed);
+    (held ? run.split.held : run.split.train).push_back(i);
+  }
+  if (run.split.train.empty() || run.split.held.empty()) {
+    throw std::invalid_argument(
+        "the split left no training or no held-out rows; change --seed or --holdout");
+  }
+}
+
+// Main fit: the calibrated model and the baselines on the training split at every SM count.
+void fit_training_split(CalibrationRun& run, const ParamValues& start, const FitOptions& fo) {
+  const GpuSpec& preset = run.preset;
+  const std::vector<FitCase> train = subset(run.cases, run.split.train);
+  run.fit = fit_calibrated(train, preset, start, run.traces.empty(), fo);
+  run.a1 = fit_baseline("A.1 per-CTA", {"a (us)", "b (us, peers>1)", "c (us/iter)", "d (us/peer)"},
+                        train, preset, &a1_features_fn);
+  run.rw = fit_baseline("roofline + waves", {"a (us)", "b (scale)"}, train, preset,
+                        &roofline_wave_features);
+  run.preds = {
+      {"simulator (calibrated)", simulate_model("calibrated", run.fit.params, preset, run.cases)},
+      {"A.1 per-CTA", predict_baseline(run.a1, run.cases, preset, &a1_features_fn)},
+      {"roofline + waves", predict_baseline(run.rw, run.cases, preset, &roofline_wave_features)},
+      {"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, run.cases)}};
+}
+
+// Cross-SM-count check: fit on full-GPU training rows only, predict every partition row.
+void fit_cross_sm(CalibrationRun& run, const ParamValues& start, const FitOptions& fo) {
+  const GpuSpec& preset = run.preset;
+  const auto at_full = [&](const Measurement& m) { return m.sms == preset.sms; };
+  const auto partition = [&](const Measurement& m) { return m.sms < preset.sms; };
+  CrossCheck& x = run.cross;
+  x.train_full = select(run.cases, run.split.train, at_full);
+  x.partitions = select(run.cases, run.split.all, partition);
+  x.partitions_held = select(run.cases, run.split.held, partition);
+  if (x.train_full.empty() || x.partitions.empty()) return;
+  const std::vector<FitCase> full = subset(run.cases, x.train_full);
+  x.fit = fit_calibrated(full, preset, start, run.traces.empty(), fo);
+  const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
+  const LinearBaseline rw = fit_baseline("rw", run.rw.terms, full, preset, &roofline_wave_features);
+  x.preds = {
+      {"simulator (fit at " + std::to_string(preset.sms) + " SMs)",
+       simulate_model("calibrated", x.fit.params, preset, run.cases)},
+      {"A.1 per-CTA", predict_baseline(a1, run.cases, preset, &a1_features_fn)},
+      {"roofline + waves", predict_baseline(rw, run.cases, preset, &roofline_wave_features)}};
+}
+
+void headline_figures(CalibrationRun& run) {
+  const auto at_full = [&](const Measurement& m) { return m.sms == run.preset.sms; };
+  Headline& h = run.head;
+  const std::vector<double>& sim = run.preds[0].pred;
+  h.held_full = select(run.cases, run.split.held, at_full);
+  h.full = error_stats(run.cases, sim, h.held_full);
+  h.all = error_stats(run.cases, sim, run.split.held);
+  if (!run.cross.preds.empty()) {
+    h.cross = error_stats(run.cases, run.cross.preds[0].pred, run.cross.partitions);
+  }
+  h.pick = decision_stats(run.cases, sim, run.split.held);
+}
+
+}  // namespace
+
+CalibrationResult run_calibration(const CalibrateOptions& opt) {
+  check_options(opt);
+  CalibrationRun run;
+  run.opt = &opt;
+  load_inputs(run);
+  split_cases(run);
+  const ParamValues start =
+      start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}));
   FitOptions fo;
   fo.max_evaluations = opt.max_evaluations;
-  const FitResult fit = fit_calibrated(subset(cases, train), preset, start, traces.empty(), fo);
-
-  std::vector<Predictor> preds;
-  preds.push_back(
-      {"simulator (calibrated)", simulate_model("calibrated", fit.params, preset, cases)});
-  const std::vector<FitCase> train_cases = subset(cases, train);
-  const LinearBaseline a1 =
-      fit_baseline("A.1 per-CTA", {"a (us)", "b (us, peers>1)", "c (us/iter)", "d (us/peer)"},
-                   train_cases, preset, &a1_features_fn);
-  const LinearBaseline rw = fit_baseline("roofline + waves", {"a (us)", "b (scale)"}, train_cases,
-                                         preset, &roofline_wave_features);
-  preds.push_back({"A.1 per-CTA", predict_baseline(a1, cases, preset, &a1_features_fn)});
-  preds.push_back(
-      {"roofline + waves", predict_baseline(rw, cases, preset, &roofline_wave_features)});
-  preds.push_back({"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, cases)});
-
-  // Cross-SM-count check: fit on full-GPU training rows only, predict every partition row.
-  const std::vector<size_t> train_full =
-      select(cases, train, [&](const Measurement& m) { return m.sms == preset.sms; });
-  const std::vector<size_t> partitions =
-      select(cases, all, [&](const Measurement& m) { return m.sms < preset.sms; });
-  const std::vector<size_t> partitions_held =
-      select(cases, held, [&](const Measurement& m) { return m.sms < preset.sms; });
-  std::vector<Predictor> cross;
-  FitResult cross_fit;
-  if (!train_full.empty() && !partitions.empty()) {
-    cross_fit = fit_calibrated(subset(cases, train_full), preset, start, traces.empty(), fo);
-    cross.push_back({"simulator (fit at " + std::to_string(preset.sms) + " SMs)",
-                     simulate_model("calibrated", cross_fit.params, preset, cases)});
-    const std::vector<FitCase> full_cases = subset(cases, train_full);
-    const LinearBaseline a1x = fit_baseline("A.1", a1.terms, full_cases, preset, &a1_features_fn);
-    const LinearBaseline rwx =
-        fit_baseline("rw", rw.terms, full_cases, preset, &roofline_wave_features);
-    cross.push_back({"A.1 per-CTA", predict_baseline(a1x, cases, preset, &a1_features_fn)});
-    cross.push_back(
-        {"roofline + waves", predict_baseline(rwx, cases, preset, &roofline_wave_features)});
-  }
-
-  // Headline figures.
-  const auto held_full =
-      select(cases, held, [&](const Measurement& m) { return m.sms == preset.sms; });
-  const ErrorStats h132 = error_stats(cases, preds[0].pred, held_full);
-  const ErrorStats hall = error_stats(cases, preds[0].pred, held);
-  const ErrorStats xsm =
-      cross.empty() ? ErrorStats{} : error_stats(cases, cross[0].pred, partitions);
-  const DecisionStats pick = decision_stats(cases, preds[0].pred, held);
-
-  CalibrationResult r;
-  nlohmann::json params = nlohmann::json::object(), units = nlohmann::json::object();
-  for (const auto& p : info.params) {
-    params[p.name] = fit.params.at(p.name);
-    units[p.name] = p.unit;
-  }
-  std::set<std::string> shapes;
-  for (const auto& m : ms) {
-    shapes.insert(std::to_string(m.problem.m) + "x" + std::to_string(m.problem.n) + "x" +
-                  std::to_string(m.problem.k));
-  }
-  const std::string tile = std::to_string(opt.tile.m) + "x" + std::to_string(opt.tile.n) + "x" +
-                           std::to_string(opt.tile.k);
-  r.model_file = {
-      {"model", "calibrated"},
-      {"params", params},
-      {"units", units},
-      {"gpu", preset.name},
-      {"tile", tile},
-      {"source_measurements", opt.measurements},
-      {"source_traces", opt.traces},
-      {"git_revision", opt.git_revision},
-      {"date", opt.date},
-      {"fit",
-       {{"method", "Levenberg-Marquardt (Eigen) on simulated/measured - 1, log-space params"},
-        {"holdout", opt.holdout},
-        {"seed", opt.seed},
-        {"rows", cases.size()},
-        {"train_rows", train.size()},
-        {"heldout_rows", held.size()},
-        {"skipped_rows_ok0", skipped},
-        {"evaluations", fit.evaluations},
-        {"status", fit.status},
-        {"train_rms_rel", fit.train_rms_rel},
-        {"heldout_median_pct", hall.median},
-        {"heldout_p95_pct", hall.p95},
-        {"heldout_full_gpu_median_pct", h132.median},
-        {"heldout_full_gpu_p95_pct", h132.p95}}}};
-
-  std::ostringstream md;
-  md << "# Calibration: " << preset.label << ", bf16, tile " << tile << "\n\n"
-     << "Generated by `lastwave calibrate` (" << opt.date << ", git " << opt.git_revision
-     << "). Errors are |simulated / measured - 1| in %, on the **held-out** split (shapes hashed "
-        "with seed "
-     << opt.seed << "; every SM count and decomposition of a shape on the same side).\n\n"
-     << "## Command\n\n```\n"
-     << opt.command << "\n```\n\n"
-     << "## Data\n\n"
-     << "- measurement files: ";
-  for (const auto& f : opt.measurements) md << "`" << f << "` ";
-  md << "\n- hardware traces (start values): " << traces.size() << "\n"
-     << "- rows: " << cases.size() << " (" << skipped
-     << " rows with ok=0 skipped), shapes: " << shapes.size() << ", training rows: " << train.size()
-     << ", held-out rows: " << held.size() << "\n- fit: " << fit.status << ", " << fit.evaluations
-     << " evaluations, training RMS relative error " << f1(kPercent * fit.train_rms_rel)
-     << " %\n\n";
-
-  md << "## Acceptance (held-out)\n\n| figure | value | target | |\n|---|---:|---:|---|\n"
-     << "| median at " << preset.sms << " SMs | " << f1(h132.median)
-     << " % | <= " << f1(kTargetMedianPct) << " % | "
-     << verdict(h132.n > 0 && h132.median <= kTargetMedianPct) << " |\n| p95 at " << preset.sms
-     << " SMs | " << f1(h132.p95) << " % | <= " << f1(kTargetP95Pct) << " % | "
-     << verdict(h132.n > 0 && h132.p95 <= kTargetP95Pct) << " |\n"
-     << "| cross-SM median (fit at " << preset.sms << ", predict partitions) | " << f1(xsm.median)
-     << " % | <= " << f1(kTargetCrossMedianPct) << " % | "
-     << verdict(xsm.n > 0 && xsm.median <= kTargetCrossMedianPct) << " |\n"
-     << "| simulator pick vs measured best (geomean) | " << f1(kPercent * pick.geomean)
-     << " % | >= " << f1(kPercent * kTargetPickRatio) << " % | "
-     << verdict(pick.groups > 0 && pick.geomean >= kTargetPickRatio) << " |\n\n";
-
-  md << "## Held-out error (%)\n\n"
-     << error_table(cases, preds, breakdown(cases, held, preset.sms))
-     << "\nBaselines are fitted to the same training split by weighted least squares on relative "
-        "error; `roofline (preset, unfitted)` is the `roofline` model simulated with its default "
-        "parameters.\n\n";
-
-  md << "## Decision quality (held-out shapes)\n\nPer (shape, SM count) group with at least two "
-        "measured decompositions, each picker chooses one measured decomposition; the `cutlass` "
-        "rule is the CUTLASS SM90 heuristic as planned by lastwave.\n\n"
-     << "All SM counts:\n\n"
-     << decision_table(cases, preds, held, "cutlass") << "\n"
-     << preset.sms << " SMs only:\n\n"
-     << decision_table(cases, preds, held_full, "cutlass") << "\n";
-
-  if (!cross.empty()) {
-    std::vector<std::pair<std::string, std::vector<size_t>>> rows;
-    rows.emplace_back("all partition rows", partitions);
-    rows.emplace_back("held-out shapes only", partitions_held);
-    std::set<int64_t> sms;
-    for (size_t i : partitions) sms.insert(cases[i].m->sms);
-    for (const int64_t n : sms) {
-      rows.emplace_back(
-          "SMs = " + std::to_string(n),
-          select(cases, partitions, [&](const Measurement& m) { return m.sms == n; }));
-    }
-    md << "## Cross-SM-count check\n\nFitted on the " << train_full.size() << " training rows at "
-       << preset.sms << " SMs only (" << cross_fit.status << "), predicting every row on 8-"
-       << preset.sms - 1 << " SMs (GPU partitions).\n\n"
-       << error_table(cases, cross, rows) << "\n";
-  }
-
-  md << "## Fitted parameters\n\n| parameter | value | unit | start | meaning "
-        "|\n|---|---:|---|---:|---|\n";
-  for (const auto& p : info.params) {
-    md << "| `" << p.name << "` | " << f3(fit.params.at(p.name)) << " | " << p.unit << " | "
-       << f3(fit.start.at(p.name)) << " | " << p.doc << " |\n";
-  }
-  md << "\n## Baseline coefficients\n\n";
-  for (const auto* b : {&a1, &rw}) {
-    md << "- " << b->name << ": ";
-    for (size_t j = 0; j < b->terms.size(); ++j) {
-      md << (j ? ", " : "") << b->terms[j] << " = " << f3(b->coef[j]);
-    }
-    md << "\n";
-  }
-  md << "\n" << opt.appendix;
-  r.report = md.str();
-
-  std::ostringstream s;
-  s << "calibrate: " << cases.size() << " rows (" << train.size() << " train, " << held.size()
-    << " held out), fit " << fit.status << "\n"
-    << "held-out |err| at " << preset.sms << " SMs: median " << f1(h132.median) << " %, p95 "
-    << f1(h132.p95) << " %, max " << f1(h132.max) << " % (n=" << h132.n << ")\n"
-    << "held-out |err| all SM counts: median " << f1(hall.median) << " %, p95 " << f1(hall.p95)
-    << " %\n";
-  if (xsm.n)
-    s << "cross-SM (fit at " << preset.sms << "): median " << f1(xsm.median) << " %, p95 "
-      << f1(xsm.p95) << " %\n";
-  s << "simulator pick: " << f1(kPercent * pick.exact) << " % exact, "
-    << f1(kPercent * pick.geomean) << " % of measured best (geomean, " << pick.groups
-    << " groups)\n";
-  r.summary = s.str();
-
-  std::ostringstream csv;
-  csv << "m,n,k,sms,decomposition,split,measured_us";
-  for (size_t p = 0; p < preds.size(); ++p) csv << ",pred" << p << "_us";
-  csv << "\n";
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const Measurement& m = *cases[i].m;
-    csv << m.problem.m << ',' << m.problem.n << ',' << m.problem.k << ',' << m.sms << ','
-        << m.schedule << ',' << (held_out(m.problem, opt.holdout, opt.seed) ? "held" : "train")
-        << ',' << m.median_us;
-    for (const auto& p : preds) csv << ',' << p.pred[i];
-    csv << "\n";
-  }
-  csv << "# pred columns: ";
-  for (size_t p = 0; p < preds.size(); ++p)
-    csv << (p ? "; " : "") << "pred" << p << " = " << preds[p].name;
-  csv << "\n";
-  r.residuals = csv.str();
-  return r;
+  fit_training_split(run, start, fo);
+  fit_cross_sm(run, start, fo);
+  headline_figures(run);
+  return {model_file_json(run), report_markdown(run), terminal_summary(run), residuals_csv(run)};
 }
 
 void write_calibration(const CalibrationResult& r, const std::string& model_path,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "sim/decomp/planners/schedule.hpp"
@@ -42,19 +43,27 @@ std::vector<double> simulate_cases(const CostModel& model, const std::vector<Fit
   const size_t workers =
       std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), cases.size()));
   std::vector<std::thread> pool;
+  std::vector<std::string> errors(workers);  // a throw must not escape a thread (terminate)
   for (size_t w = 0; w < workers; ++w) {
     pool.emplace_back([&, w] {
       Simulator sim;
-      for (size_t i = w; i < cases.size(); i += workers) {
-        SimOptions opt;
-        opt.sms = cases[i].m->sms;
-        opt.ctas_per_sm = cases[i].ctas_per_sm;
-        const SimResult& r = sim.run(cases[i].plan, model, opt);
-        out[i] = r.deadlock ? std::numeric_limits<double>::infinity() : r.makespan;
+      try {
+        for (size_t i = w; i < cases.size(); i += workers) {
+          SimOptions opt;
+          opt.sms = cases[i].m->sms;
+          opt.ctas_per_sm = cases[i].ctas_per_sm;
+          const SimResult& r = sim.run(cases[i].plan, model, opt);
+          out[i] = r.deadlock ? std::numeric_limits<double>::infinity() : r.makespan;
+        }
+      } catch (const std::exception& e) {
+        errors[w] = e.what();
       }
     });
   }
   for (auto& t : pool) t.join();
+  for (const auto& e : errors) {
+    if (!e.empty()) throw std::runtime_error(e);
+  }
   return out;
 }
 

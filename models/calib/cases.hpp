@@ -19,7 +19,8 @@ struct FitCase {
 std::vector<FitCase> build_cases(const std::vector<Measurement>& ms, const TileShape& tile,
                                  int64_t ctas_per_sm);
 
-// Simulated makespan of each case (time unit of the model); deadlocks give +infinity.
+// Simulated makespan of each case (time unit of the model); deadlocks give +infinity. A run the
+// simulator refuses (a cost model giving a non-finite or negative time) throws its message.
 std::vector<double> simulate_cases(const CostModel& model, const std::vector<FitCase>& cases);
 
 }  // namespace lw

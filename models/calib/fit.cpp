@@ -8,6 +8,7 @@
 
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
+#include "sim/util/stats.hpp"
 
 namespace lw {
 
@@ -24,13 +25,6 @@ constexpr double kLogStep = 2e-3;
 constexpr double kMinParamUs = 1e-4;
 constexpr double kBytesPerTb = 1e12;
 constexpr double kUsPerS = 1e6;
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 // Residuals r_i = sim_i / measured_i - 1 of the free parameters x (log of value / start).
 struct MakespanFunctor : Eigen::DenseFunctor<double> {
@@ -138,8 +132,9 @@ ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamVa
     }
   }
   auto set = [&](const char* name, const std::vector<double>& v) {
+    if (v.empty()) return;
     const double med = median(v);
-    if (!v.empty() && med > 0) p[name] = std::max(med, kMinParamUs);
+    if (med > 0) p[name] = std::max(med, kMinParamUs);
   };
   set("store_us", stores);
   set("load_us", loads);
@@ -183,7 +178,7 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
     for (size_t i = 0; i < cases.size(); ++i) {
       if (std::isfinite(sim[i]) && sim[i] > 0) ratio.push_back(cases[i].m->median_us / sim[i]);
     }
-    const double s = median(ratio);
+    const double s = ratio.empty() ? 0.0 : median(ratio);
     if (s > 0) {
       for (const auto& p : info.params) {
         if (p.unit == "us") start[p.name] *= s;  // times only (not the L2 size)

@@ -11,6 +11,7 @@
 
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/util/atomic_file.hpp"
+#include "sim/util/hash.hpp"
 
 namespace lw {
 
@@ -149,18 +150,8 @@ std::vector<Measurement> read_all_measurements(const std::vector<std::string>& p
   return all;
 }
 
-namespace {
-
-uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
-
 bool held_out(const Problem& p, double holdout, uint64_t seed) {
+  const auto mix = splitmix64;
   const uint64_t h =
       mix(mix(mix(mix(seed) ^ static_cast<uint64_t>(p.m)) ^ static_cast<uint64_t>(p.n)) ^
           static_cast<uint64_t>(p.k));

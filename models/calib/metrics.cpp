@@ -6,22 +6,9 @@
 #include <map>
 #include <tuple>
 
+#include "sim/util/stats.hpp"
+
 namespace lw {
-
-namespace {
-
-constexpr double kPercent = 100.0;
-
-// Linear interpolation between closest ranks; `v` sorted ascending.
-double percentile(const std::vector<double>& v, double q) {
-  if (v.empty()) return 0;
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<size_t>(std::floor(pos));
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
-}  // namespace
 
 ErrorStats error_stats(const std::vector<FitCase>& cases, const std::vector<double>& predicted,
                        const std::vector<size_t>& indices) {

@@ -8,6 +8,8 @@
 
 namespace lw {
 
+constexpr double kPercent = 100.0;  // percent per unit fraction
+
 struct ErrorStats {
   size_t n = 0;
   double median = 0, p90 = 0, p95 = 0, max = 0;  // of |predicted / measured - 1| in %

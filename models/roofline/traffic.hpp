@@ -10,7 +10,6 @@
 
 namespace lw::traffic {
 
-constexpr double kBf16Bytes = 2.0;  // A, B and C elements
 constexpr double kFp32Bytes = 4.0;  // partial accumulator tiles in the workspace
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;

@@ -1,4 +1,5 @@
-// `lastwave models`: the registered cost models and their declared parameters.
+// `lastwave models`: the registered cost models and their declared parameters (name, unit,
+// default, range, doc).
 #include <cstdio>
 #include <iostream>
 
@@ -15,10 +16,10 @@ int cmd_models(int argc, char** argv) {
   for (const auto& info : model_registry()) {
     std::cout << info.name << ": " << info.description << "\n";
     for (const auto& p : info.params) {
-      char line[256];
-      std::snprintf(line, sizeof line, "  %-22s %-10s default %-12g %s\n", p.name.c_str(),
-                    p.unit.c_str(), p.default_value, p.doc.c_str());
-      std::cout << line;
+      char cols[128];
+      std::snprintf(cols, sizeof cols, "  %-28s %-9s default %-8g range %-12s ", p.name.c_str(),
+                    p.unit.c_str(), p.default_value, p.range.text().c_str());
+      std::cout << cols << p.doc << "\n";
     }
     std::cout << "\n";
   }

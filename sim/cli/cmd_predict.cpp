@@ -78,6 +78,7 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
                         {"grid", r.grid},         {"makespan", r.makespan},
                         {"ideal", r.ideal},       {"efficiency", r.efficiency},
                         {"time_unit", unit},      {"deadlock", r.deadlock}};
+    j["reduction"] = r.reduction;  // what the simulated plan does
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
     out.push_back(j);
   }

@@ -13,6 +13,9 @@ struct Problem {
   int64_t k = 0;
 };
 
+// Bytes per element of A, B and C: lastwave's GEMMs are bf16 throughout.
+constexpr int64_t kBf16Bytes = 2;
+
 // CTA output tile (tile_m x tile_n) and MAC-loop step (tile_k), in elements.
 struct TileShape {
   int64_t m = 128;

@@ -2,9 +2,14 @@
 // in a fixed order. No GEMM knowledge, no allocation once its pools have grown.
 // GPU schedules produce many events at few distinct times (a wave of CTAs finishing together), so
 // events are kept in per-time FIFO buckets and only the distinct times sit in a binary heap.
+// push() throws on a priority outside [0, kMaxPriority] and on a time that is not finite, negative,
+// or before the last popped event (time starts at 0 and never runs backwards).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -12,14 +17,18 @@ namespace lw {
 
 struct Event {
   double time = 0;
-  int32_t priority = 0;  // lower pops first among equal times (0..255)
+  int32_t priority = 0;  // lower pops first among equal times (0..EventQueue::kMaxPriority)
   uint64_t seq = 0;      // insertion order: the final tie-break
   int32_t kind = 0;      // what happened (meaning owned by the user of the queue)
   int64_t subject = 0;   // who it happened to (e.g. a CTA slot)
 };
 
 class EventQueue {
+  static constexpr int kSeqBits = 56;  // priority lives above the insertion counter
+
  public:
+  static constexpr int32_t kMaxPriority = (1 << (64 - kSeqBits)) - 1;  // 255
+
   void reserve(size_t n) {
     times_.reserve(n);
     index_.reserve(n);
@@ -32,10 +41,12 @@ class EventQueue {
     size_ = 0;
     cached_time_ = -1;
     cached_bucket_ = -1;
+    last_popped_ = 0;
   }
   bool empty() const { return size_ == 0; }
 
   void push(double time, int32_t priority, int32_t kind, int64_t subject) {
+    check(time, priority);
     const Item item{(static_cast<uint64_t>(priority) << kSeqBits) | next_seq_++, kind, subject};
     Bucket& bucket = buckets_[bucket_for(time)];
     std::vector<Item>& items = bucket.items;
@@ -60,12 +71,12 @@ class EventQueue {
       recycle(b);
     }
     --size_;
+    last_popped_ = time;
     return Event{time, static_cast<int32_t>(item.order >> kSeqBits), item.order & kSeqMask,
                  item.kind, item.subject};
   }
 
  private:
-  static constexpr int kSeqBits = 56;  // priority lives above the insertion counter
   static constexpr uint64_t kSeqMask = (uint64_t{1} << kSeqBits) - 1;
 
   struct Item {
@@ -83,6 +94,20 @@ class EventQueue {
     const std::vector<Bucket>* buckets;
     bool operator()(int32_t a, int32_t b) const { return (*buckets)[a].time > (*buckets)[b].time; }
   };
+
+  // Out-of-range priorities would spill into the insertion counter (or wrap); a NaN time breaks
+  // the heap order; a time before the last pop (or before 0) would run time backwards.
+  void check(double time, int32_t priority) const {
+    if (priority < 0 || priority > kMaxPriority) {
+      throw std::out_of_range("event priority " + std::to_string(priority) + " outside [0, " +
+                              std::to_string(kMaxPriority) + "]");
+    }
+    if (!std::isfinite(time) || time < last_popped_) {
+      throw std::domain_error("event at t=" + std::to_string(time) +
+                              " after an event at t=" + std::to_string(last_popped_) +
+                              " (event times must be finite and never earlier than the last one)");
+    }
+  }
 
   int32_t bucket_for(double time) {
     if (cached_bucket_ >= 0 && cached_time_ == time) return cached_bucket_;
@@ -121,6 +146,7 @@ class EventQueue {
   size_t size_ = 0;
   double cached_time_ = -1;  // last bucket pushed to (most pushes hit it)
   int32_t cached_bucket_ = -1;
+  double last_popped_ = 0;
 };
 
 }  // namespace lw

@@ -1,30 +1,86 @@
-// Parsing of the embedded GPU presets.
+// Parsing of the embedded GPU presets, each field checked against its declared range.
 #include "sim/gpu/gpu_spec.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "sim/util/value_range.hpp"
 
 namespace lw {
 
 namespace {
 
-GpuSpec parse_preset(const EmbeddedPreset& p) {
-  const auto j = nlohmann::json::parse(p.json);
-  GpuSpec g;
-  g.name = j.at("name").get<std::string>();
-  g.label = j.value("label", g.name);
-  g.description = j.value("description", "");
-  g.sms = j.at("sms").get<int64_t>();
-  g.ctas_per_sm = j.value("ctas_per_sm", int64_t{1});
-  g.bf16_dense_tflops = j.at("bf16_dense_tflops").get<double>();
-  g.dram_tb_per_s = j.at("dram_tb_per_s").get<double>();
-  g.l2_tb_per_s = j.at("l2_tb_per_s").get<double>();
-  g.l2_mib = j.at("l2_mib").get<double>();
-  g.sm_clock_mhz = j.at("sm_clock_mhz").get<double>();
-  return g;
+// Declared ranges of the preset fields: counts are >= 1, rates and sizes positive, all finite
+// and below a bound no GPU reaches.
+constexpr double kMaxSms = 1e5;
+constexpr double kMaxCtasPerSm = 32;  // CUDA's limit of resident CTAs per SM
+constexpr double kMaxRate = 1e6;      // TFLOP/s or TB/s
+constexpr double kMaxL2Mib = 1e6;     // MiB
+constexpr double kMaxClockMhz = 1e5;  // MHz
+
+struct PresetField {
+  const char* key;
+  const char* unit;
+  ValueRange range;
+  double GpuSpec::*real = nullptr;    // a real-valued field, or
+  int64_t GpuSpec::*count = nullptr;  // a count (must be a whole number)
+  bool required = true;
+};
+
+const std::vector<PresetField>& preset_fields() {
+  static const std::vector<PresetField> fields = {
+      {"sms", "SMs", {1, kMaxSms}, nullptr, &GpuSpec::sms},
+      {"ctas_per_sm", "CTAs", {1, kMaxCtasPerSm}, nullptr, &GpuSpec::ctas_per_sm, false},
+      {"bf16_dense_tflops", "TFLOP/s", {0, kMaxRate, true}, &GpuSpec::bf16_dense_tflops},
+      {"dram_tb_per_s", "TB/s", {0, kMaxRate, true}, &GpuSpec::dram_tb_per_s},
+      {"l2_tb_per_s", "TB/s", {0, kMaxRate, true}, &GpuSpec::l2_tb_per_s},
+      {"l2_mib", "MiB", {0, kMaxL2Mib}, &GpuSpec::l2_mib},
+      {"sm_clock_mhz", "MHz", {0, kMaxClockMhz, true}, &GpuSpec::sm_clock_mhz},
+  };
+  return fields;
+}
+
+void read_field(const nlohmann::json& j, const PresetField& f, const std::string& where,
+                GpuSpec* g) {
+  if (!j.contains(f.key)) {
+    if (!f.required) return;
+    throw std::invalid_argument(where + ": parameter '" + f.key + "' is missing");
+  }
+  if (!j[f.key].is_number()) {
+    throw std::invalid_argument(where + ": parameter '" + f.key + "' is not a number");
+  }
+  const double v = j[f.key].get<double>();
+  check_in_range(v, f.range, where, f.key, f.unit);
+  if (f.real) {
+    g->*f.real = v;
+  } else if (v != std::floor(v)) {
+    throw std::invalid_argument(where + ": parameter '" + f.key + "' must be a whole number");
+  } else {
+    g->*f.count = static_cast<int64_t>(v);
+  }
 }
 
 }  // namespace
+
+GpuSpec parse_gpu_preset(const std::string& json, const std::string& file) {
+  const std::string where = "GPU preset " + file;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(json);
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(where + ": not valid JSON");
+  }
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) {
+    throw std::invalid_argument(where + ": needs a \"name\"");
+  }
+  GpuSpec g;
+  g.name = j["name"].get<std::string>();
+  g.label = j.value("label", g.name);
+  g.description = j.value("description", "");
+  for (const auto& f : preset_fields()) read_field(j, f, where, &g);
+  return g;
+}
 
 std::vector<std::string> gpu_preset_names() {
   std::vector<std::string> names;
@@ -34,7 +90,7 @@ std::vector<std::string> gpu_preset_names() {
 
 GpuSpec gpu_preset(const std::string& name) {
   for (const auto& p : embedded_gpu_presets()) {
-    if (name == p.name) return parse_preset(p);
+    if (name == p.name) return parse_gpu_preset(p.json, preset_file(p.name));
   }
   std::string known;
   for (const auto& n : gpu_preset_names()) known += (known.empty() ? "" : ", ") + n;

@@ -25,6 +25,13 @@ struct EmbeddedPreset {
 };
 const std::vector<EmbeddedPreset>& embedded_gpu_presets();  // generated from configs/gpus
 
+// The file a preset was embedded from (configs/gpus/NAME.json), for error messages.
+inline std::string preset_file(const std::string& name) { return "configs/gpus/" + name + ".json"; }
+
+// Parses one preset's JSON. Throws std::invalid_argument, one line naming `file`, the field and
+// its range, on a missing, non-numeric or out-of-range field (counts must be whole numbers >= 1).
+GpuSpec parse_gpu_preset(const std::string& json, const std::string& file);
+
 // Preset by name (e.g. "h200"); throws std::invalid_argument listing the known names.
 GpuSpec gpu_preset(const std::string& name);
 std::vector<std::string> gpu_preset_names();

@@ -2,6 +2,10 @@
 #include "sim/gpu/simulator.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace lw {
 
@@ -10,6 +14,14 @@ namespace {
 // Event priorities among equal times: completions and wake-ups before new launches.
 constexpr int32_t kPriorityWork = 0;
 constexpr int32_t kPriorityLaunch = 1;
+
+// A cost model's time for one action (`what`: the CostModel method), refused unless it is finite
+// and non-negative: a wrong time must stop the simulation, not print a wrong makespan.
+double checked(double time, const char* what) {
+  if (std::isfinite(time) && time >= 0) return time;
+  throw std::runtime_error(std::string("the cost model gave ") + what + " a time of " +
+                           std::to_string(time) + " (must be finite and >= 0)");
+}
 
 }  // namespace
 
@@ -37,10 +49,22 @@ void Simulator::set_active(int64_t sm, int delta) {
 
 const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
                                 const SimOptions& options) {
+  reset(plan, model, options);
+  try {
+    launch(0, 0.0);
+    run_events();
+  } catch (const std::domain_error& e) {
+    throw std::runtime_error(std::string("simulated time overflowed: ") + e.what());
+  }
+  finish_result();
+  return result_;
+}
+
+// Resets the state for a run but keeps the buffers' capacity (sweeps run millions of them).
+void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions& options) {
   plan_ = &plan;
   model_ = &model;
   opt_ = options;
-  // Reset the result but keep its buffers' capacity (sweeps run millions of simulations).
   result_.timeline.clear();
   result_.deadlock = false;
   result_.deadlock_report.clear();
@@ -60,8 +84,9 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   distinct_rows_ = 0;
   distinct_cols_ = 0;
   now_ = 0;
+}
 
-  launch(0, 0.0);
+void Simulator::run_events() {
   while (!queue_.empty()) {
     const Event e = queue_.pop();
     now_ = e.time;
@@ -90,7 +115,12 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
         break;
     }
   }
+}
 
+// Makespan, deadlock report, ideal, efficiency and per-SM statistics of the finished run.
+void Simulator::finish_result() {
+  const Plan& plan = *plan_;
+  const CostModel& model = *model_;
   result_.makespan = now_;
   if (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction)) {
     report_deadlock();
@@ -101,7 +131,8 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   whole.k_end = plan.k_tiles;
   const CostContext all{opt_.sms, opt_.sms};
   result_.ideal = static_cast<double>(plan.tiles) *
-                  (model.mac(plan, whole, all) + model.epilogue(plan, whole, all)) /
+                  (checked(model.mac(plan, whole, all), "mac") +
+                   checked(model.epilogue(plan, whole, all), "epilogue")) /
                   static_cast<double>(opt_.sms);
   result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
   result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
@@ -112,7 +143,18 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
     st.wait = sm_wait_[s] / slots;
     st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
   }
-  return result_;
+  check_times();
+}
+
+// A makespan or ideal that is negative, NaN or infinite is never returned (it would be printed).
+void Simulator::check_times() const {
+  for (const auto& [what, v] : {std::pair<const char*, double>{"makespan", result_.makespan},
+                                {"ideal makespan", result_.ideal}}) {
+    if (std::isfinite(v) && v >= 0) continue;
+    throw std::runtime_error(std::string("simulated ") + what + " is " + std::to_string(v) +
+                             ", not a finite non-negative time (check the cost model's "
+                             "parameters)");
+  }
 }
 
 void Simulator::launch(int32_t which, double t) {
@@ -125,19 +167,19 @@ void Simulator::launch(int32_t which, double t) {
   const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
   if (ctas_.size() < static_cast<size_t>(resident)) ctas_.resize(static_cast<size_t>(resident));
   used_slots_ = 0;  // dispatch() resets each slot's state when it first uses it
-  const double start = t + model_->launch_overhead(*plan_);
+  const double start = t + checked(model_->launch_overhead(*plan_), "launch_overhead");
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain. All of the
   // first wave is placed before any CTA starts, so every one of them sees the same busy-SM count.
   const int64_t first_wave = resident;
   for (int64_t i = 0; i < first_wave; ++i) place(next_to_dispatch_++, i, i % opt_.sms);
   // (A CTA with no work exits at once and hands its slot to the next CTA.)
   for (int64_t i = 0; i < first_wave; ++i)
-    start_next_segment(i, start + model_->cta_prologue(*plan_));
+    start_next_segment(i, start + checked(model_->cta_prologue(*plan_), "cta_prologue"));
 }
 
 void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
   place(cta, slot, sm);
-  start_next_segment(slot, t + model_->cta_prologue(*plan_));
+  start_next_segment(slot, t + checked(model_->cta_prologue(*plan_), "cta_prologue"));
 }
 
 void Simulator::place(int64_t cta, int64_t slot, int64_t sm) {
@@ -187,12 +229,12 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     track_tile(c.row, c.col, +1);
   }
   const CostContext ctx = context();
-  const double mac = model_->mac(*plan_, c.seg, ctx);
+  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac");
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
     case Role::Whole: {
-      const double epi = model_->epilogue(*plan_, c.seg, ctx);
+      const double epi = checked(model_->epilogue(*plan_, c.seg, ctx), "epilogue");
       sm_busy_[c.sm] += epi;
       c.t_fixup_end = t + mac;
       c.phase = kAction;
@@ -200,7 +242,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
       break;
     }
     case Role::StorePartial: {
-      const double store = model_->partial_store(*plan_, c.seg, ctx);
+      const double store = checked(model_->partial_store(*plan_, c.seg, ctx), "partial_store");
       sm_busy_[c.sm] += store;
       c.t_fixup_end = t + mac + store;
       c.phase = kAction;
@@ -214,9 +256,10 @@ void Simulator::start_next_segment(int64_t cta, double t) {
         // (MAC, loads or accumulate, epilogue) completes without another event.
         const bool final = c.seg.role == Role::Final;
         const double fixup =
-            final ? static_cast<double>(c.seg.load_slots) * model_->partial_load(*plan_, c.seg, ctx)
-                  : model_->partial_accumulate(*plan_, c.seg, ctx);
-        const double epi = final ? model_->epilogue(*plan_, c.seg, ctx) : 0.0;
+            final ? static_cast<double>(c.seg.load_slots) *
+                        checked(model_->partial_load(*plan_, c.seg, ctx), "partial_load")
+                  : checked(model_->partial_accumulate(*plan_, c.seg, ctx), "partial_accumulate");
+        const double epi = final ? checked(model_->epilogue(*plan_, c.seg, ctx), "epilogue") : 0.0;
         sm_busy_[c.sm] += fixup + epi;
         c.t_fixup_end = t + mac + fixup;
         c.loads_done = final ? c.seg.load_slots : 1;
@@ -259,7 +302,7 @@ void Simulator::try_fixup(int64_t cta, double t) {
     // Everything awaited is loaded: the epilogue (Final) or the segment is complete.
     if (c.seg.role == Role::Final) {
       c.t_fixup_end = t;
-      const double epi = model_->epilogue(*plan_, c.seg, context());
+      const double epi = checked(model_->epilogue(*plan_, c.seg, context()), "epilogue");
       sm_busy_[c.sm] += epi;
       c.phase = kAction;
       queue_.push(t + epi, kPriorityWork, kSegmentDone, cta);
@@ -279,9 +322,10 @@ void Simulator::try_fixup(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double cost = c.seg.role == Role::Accumulate
-                          ? model_->partial_accumulate(*plan_, c.seg, ctx)
-                          : model_->partial_load(*plan_, c.seg, ctx);
+  const double cost =
+      c.seg.role == Role::Accumulate
+          ? checked(model_->partial_accumulate(*plan_, c.seg, ctx), "partial_accumulate")
+          : checked(model_->partial_load(*plan_, c.seg, ctx), "partial_load");
   c.phase = kAction;
   if (c.seg.role == Role::Accumulate) {
     sm_busy_[c.sm] += cost;
@@ -328,7 +372,7 @@ void Simulator::signal(int64_t flag, int64_t amount, double t) {
   flags_[flag] += amount;
   // Wake every waiter whose condition now holds; keep the others listed in their order.
   int64_t* link = &waiters_head_[flag];
-  const double wake_at = t + model_->flag_latency(*plan_);
+  const double wake_at = t + checked(model_->flag_latency(*plan_), "flag_latency");
   while (*link >= 0) {
     Cta& w = ctas_[*link];
     if (flag_ready(w)) {

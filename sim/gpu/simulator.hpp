@@ -40,6 +40,8 @@ struct SimResult {
 // Reusable simulator: keeps its buffers between runs so sweeps allocate nothing per event.
 class Simulator {
  public:
+  // Throws std::runtime_error (one line) when the cost model gives an action a negative or
+  // non-finite time, or simulated time (the makespan, the ideal) would overflow.
   const SimResult& run(const Plan& plan, const CostModel& model, const SimOptions& options);
 
  private:
@@ -61,6 +63,10 @@ class Simulator {
     Phase phase = kIdle;
   };
 
+  void reset(const Plan& plan, const CostModel& model, const SimOptions& options);
+  void run_events();
+  void finish_result();
+  void check_times() const;
   void launch(int32_t which, double t);
   void dispatch(int64_t cta, int64_t slot, int64_t sm, double t);
   void place(int64_t cta, int64_t slot, int64_t sm);  // occupy a slot; no segment started yet

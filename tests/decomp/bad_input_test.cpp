@@ -89,3 +89,23 @@ TEST_CASE("streamk:G beyond the resident CTAs is planned as asked; the plan need
   CHECK(lw_test::check_plan(p, 133) == "");
   CHECK(lw_test::check_plan(plan("streamk:264", {1024, 1024, 1024}, {}, {132, 2}).plan, 264) == "");
 }
+
+TEST_CASE("plan_stream_k: unit counts below 1 are refused, except 0 (one unit per SM)") {
+  const lw::GpuShape gpu{8, 1};
+  const auto units = [&](int64_t g) {
+    return lw::plan_stream_k({1024, 1024, 1024}, {}, gpu, g, lw::Reduction::Deterministic).plan;
+  };
+  CHECK(units(0).grid == 8);
+  CHECK(units(1).grid == 1);
+  for (const int64_t bad : {int64_t{-1}, int64_t{-100}}) {
+    CAPTURE(bad);
+    std::string what;
+    try {
+      units(bad);
+    } catch (const std::invalid_argument& e) {
+      what = e.what();
+    }
+    CHECK(what ==
+          "Stream-K unit count must be >= 1 (or 0: one per SM), got " + std::to_string(bad));
+  }
+}

@@ -1,11 +1,14 @@
 // The event heap pops in (time, priority, insertion) order, also when pops and pushes interleave
-// (the popped slot is reused by the next push).
+// (the popped slot is reused by the next push); priorities and times outside their range are
+// refused.
 #include "sim/engine/event_queue.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -48,4 +51,35 @@ TEST_CASE("interleaved pops and pushes match a sorted reference") {
     for (int s = 0; s < successors; ++s) push(now + small(rng));
   }
   CHECK(q.empty());
+}
+
+TEST_CASE("priorities outside [0, 255] are refused; 255 is the last to pop") {
+  lw::EventQueue q;
+  CHECK(lw::EventQueue::kMaxPriority == 255);
+  CHECK_THROWS_AS(q.push(1.0, -1, 0, 0), std::out_of_range);
+  CHECK_THROWS_AS(q.push(1.0, 256, 0, 0), std::out_of_range);
+  CHECK(q.empty());
+  q.push(1.0, 255, 0, 1);
+  q.push(1.0, 254, 0, 2);
+  q.push(1.0, 0, 0, 3);
+  CHECK(q.pop().subject == 3);
+  const lw::Event e = q.pop();
+  CHECK(e.subject == 2);
+  CHECK(e.priority == 254);
+  CHECK(q.pop().priority == 255);
+}
+
+TEST_CASE("times that are not finite, negative, or before the last pop are refused") {
+  lw::EventQueue q;
+  CHECK_THROWS_AS(q.push(std::nan(""), 0, 0, 0), std::domain_error);
+  CHECK_THROWS_AS(q.push(HUGE_VAL, 0, 0, 0), std::domain_error);
+  CHECK_THROWS_AS(q.push(-1.0, 0, 0, 0), std::domain_error);
+  q.push(5.0, 0, 0, 0);
+  CHECK(q.pop().time == 5.0);
+  CHECK_THROWS_AS(q.push(4.0, 0, 0, 0), std::domain_error);
+  q.push(5.0, 0, 0, 1);  // the same time is fine
+  CHECK(q.pop().subject == 1);
+  q.clear();  // a new run starts at 0 again
+  q.push(0.0, 0, 0, 2);
+  CHECK(q.pop().subject == 2);
 }

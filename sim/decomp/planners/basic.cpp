@@ -72,12 +72,15 @@ Planned plan_split_k(const Problem& problem, const TileShape& tile, const GpuSha
 
 Planned plan_stream_k(const Problem& problem, const TileShape& tile, const GpuShape& gpu,
                       int64_t units, Reduction reduction) {
-  if (units < 0)
-    throw std::invalid_argument("Stream-K unit count must be >= 1, got " + std::to_string(units));
+  if (units < 1 && units != kOneUnitPerSm) {
+    throw std::invalid_argument("Stream-K unit count must be >= 1 (or " +
+                                std::to_string(kOneUnitPerSm) + ": one per SM), got " +
+                                std::to_string(units));
+  }
   Planned r;
   Plan& p = r.plan;
   p = plan_geometry(problem, tile, gpu);
-  const int64_t g = units == 0 ? gpu.sms : units;
+  const int64_t g = units == kOneUnitPerSm ? gpu.sms : units;
   set_even_stream(p, p.tiles, g, reduction);
   p.work_units = g;
   p.grid = g;

@@ -1,4 +1,4 @@
-// Shape validation and the plan geometry shared by every planner.
+// Shape validation and the plan geometry shared by every planner; the plan facts rows report.
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -28,10 +28,25 @@ std::string Planned::choice_label() const {
   return "?";
 }
 
+Reduction plan_reduction(const Plan& plan) {
+  const bool atomic = plan.split_tiles > 0 && plan.storage == FixupStorage::InPlaceAtomic;
+  return atomic ? Reduction::Atomic : Reduction::Deterministic;
+}
+
+const char* reduction_name(Reduction reduction) {
+  return reduction == Reduction::Atomic ? "atomic" : "deterministic";
+}
+
 PlanSummary plan_summary(const Planned& planned) {
   const Plan& p = planned.plan;
-  return PlanSummary{planned.choice_label(), p.splits,     p.grid, p.tiles, p.k_tiles,
-                     p.split_tiles,          p.split_units};
+  return PlanSummary{planned.choice_label(),
+                     reduction_name(plan_reduction(p)),
+                     p.splits,
+                     p.grid,
+                     p.tiles,
+                     p.k_tiles,
+                     p.split_tiles,
+                     p.split_units};
 }
 
 Plan plan_geometry(const Problem& problem, const TileShape& tile, const GpuShape& gpu) {

@@ -21,15 +21,23 @@ struct Planned {
   std::string choice_label() const;
 };
 
+// The reduction a plan performs: Atomic only when split tiles add their partials atomically
+// (FixupStorage::InPlaceAtomic); slots, the turnstile and plans without split tiles are
+// deterministic. Rows report this, not the requested reduction, which some planners ignore
+// (cutlass-seed, dp, splitk-sep).
+Reduction plan_reduction(const Plan& plan);
+const char* reduction_name(Reduction reduction);  // "deterministic" | "atomic"
+
 // The plan facts every result row reports, simulated (lastwave) or measured (lastwave-bench).
 struct PlanSummary {
-  std::string choice;    // what the heuristic picked (Planned::choice_label)
-  int64_t splits = 1;    // FixedSplit: units per tile
-  int64_t grid = 0;      // CTAs launched
-  int64_t tiles = 0;     // output tiles
-  int64_t k_tiles = 0;   // MAC iterations per tile
-  int64_t sk_tiles = 0;  // tiles in the split region
-  int64_t sk_units = 0;  // work units covering them
+  std::string choice;     // what the heuristic picked (Planned::choice_label)
+  std::string reduction;  // what the plan does: reduction_name(plan_reduction(plan))
+  int64_t splits = 1;     // FixedSplit: units per tile
+  int64_t grid = 0;       // CTAs launched
+  int64_t tiles = 0;      // output tiles
+  int64_t k_tiles = 0;    // MAC iterations per tile
+  int64_t sk_tiles = 0;   // tiles in the split region
+  int64_t sk_units = 0;   // work units covering them
 };
 PlanSummary plan_summary(const Planned& planned);
 
@@ -44,8 +52,9 @@ Planned plan_data_parallel(const Problem&, const TileShape&, const GpuShape&, bo
 Planned plan_split_k(const Problem&, const TileShape&, const GpuShape&, int64_t splits,
                      Reduction reduction, bool separate_reduction);
 
-// Paper / seed Stream-K: `units` persistent CTAs (0 = one per SM) over all tiles, even ranges,
-// forward walk, the k=0 owner waits for its peers and runs the epilogue.
+// Paper / seed Stream-K: `units` persistent CTAs (>= 1, or kOneUnitPerSm) over all tiles, even
+// ranges, forward walk, the k=0 owner waits for its peers and runs the epilogue.
+constexpr int64_t kOneUnitPerSm = 0;
 Planned plan_stream_k(const Problem&, const TileShape&, const GpuShape&, int64_t units,
                       Reduction reduction);
 

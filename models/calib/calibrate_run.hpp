@@ -1,0 +1,79 @@
+// The state one `lastwave calibrate` run builds stage by stage (calibrate.cpp) and the renderers
+// that turn it into the model file, the markdown report, the terminal summary and the residuals
+// CSV (calibrate_report.cpp). Internal to models/calib.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "models/calib/baselines.hpp"
+#include "models/calib/calibrate.hpp"
+#include "models/calib/cases.hpp"
+#include "models/calib/fit.hpp"
+#include "models/calib/metrics.hpp"
+#include "models/registry.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+#include "sim/trace/trace_read.hpp"
+
+namespace lw {
+
+using IndexSet = std::vector<size_t>;
+using LabelledRows = std::vector<std::pair<std::string, IndexSet>>;
+
+struct Predictor {
+  std::string name;
+  std::vector<double> pred;  // one makespan (us) per case
+};
+
+// Train / held-out split by shape (indices into the cases).
+struct Split {
+  IndexSet all, train, held;
+};
+
+// Fit on the full-GPU training rows only, predict every partition row.
+struct CrossCheck {
+  IndexSet train_full, partitions, partitions_held;
+  FitResult fit;
+  std::vector<Predictor> preds;  // empty when there are no full-GPU rows or no partitions
+};
+
+struct Headline {
+  IndexSet held_full;  // held-out rows at the preset's SM count
+  ErrorStats full, all, cross;
+  DecisionStats pick;
+};
+
+// Built in place by run_calibration and never moved: `cases` point into `ms`.
+struct CalibrationRun {
+  const CalibrateOptions* opt = nullptr;
+  GpuSpec preset;
+  int64_t skipped = 0;
+  std::vector<Measurement> ms;
+  std::vector<TraceDoc> traces;
+  std::vector<FitCase> cases;
+  Split split;
+  FitResult fit;
+  LinearBaseline a1, rw;
+  std::vector<Predictor> preds;  // preds[0] is the calibrated simulator
+  CrossCheck cross;
+  Headline head;
+};
+
+std::vector<FitCase> subset(const std::vector<FitCase>& cases, const IndexSet& idx);
+
+template <typename Pred>
+IndexSet select(const std::vector<FitCase>& cases, const IndexSet& from, Pred pred) {
+  IndexSet out;
+  for (size_t i : from) {
+    if (pred(*cases[i].m)) out.push_back(i);
+  }
+  return out;
+}
+
+nlohmann::json model_file_json(const CalibrationRun& run);
+std::string report_markdown(const CalibrationRun& run);
+std::string terminal_summary(const CalibrationRun& run);
+std::string residuals_csv(const CalibrationRun& run);
+
+}  // namespace lw

@@ -1,0 +1,148 @@
+// Declared ranges: model files, --param overrides and GPU presets outside a parameter's range
+// fail with one line naming the file, the parameter and the range; every shipped default and
+// preset lies inside its ranges.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "models/registry.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+#include "sim/util/atomic_file.hpp"
+
+namespace lw {
+
+namespace {
+
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string model_file(const std::string& name, const std::string& params) {
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/" + name + ".json";
+  write_file_atomically(path, R"({"model": "calibrated", "params": {)" + params + "}}\n");
+  return path;
+}
+
+std::string load_error(const std::string& path, const ParamValues& overrides = {}) {
+  return error_of([&] { make_model_from_file(path, overrides, gpu_preset("h200")); });
+}
+
+// A preset JSON with one field replaced (or added) by `field: value`.
+std::string preset_with(const std::string& field, const std::string& value) {
+  std::string fields = R"("sms": 132, "bf16_dense_tflops": 989, "dram_tb_per_s": 4.8, )"
+                       R"("l2_tb_per_s": 10, "l2_mib": 60, "sm_clock_mhz": 1980)";
+  const std::string key = "\"" + field + "\": ";
+  const auto at = fields.find(key);
+  if (at == std::string::npos) {
+    fields += ", " + key + value;
+  } else {
+    const auto end = fields.find(',', at);
+    fields.replace(at, (end == std::string::npos ? fields.size() : end) - at, key + value);
+  }
+  return R"({"name": "test", )" + fields + "}";
+}
+
+std::string preset_error(const std::string& field, const std::string& value) {
+  return error_of([&] { parse_gpu_preset(preset_with(field, value), "gpus/test.json"); });
+}
+
+}  // namespace
+
+TEST_CASE("a model file with a time parameter out of range names the file, parameter, range") {
+  const std::string neg = model_file("negative", R"("iter_us": -5)");
+  CHECK(load_error(neg) ==
+        "model file '" + neg + "': parameter 'iter_us' = -5 is outside its range (0, 1e+09] us");
+  const std::string huge = model_file("huge", R"("epilogue_us": 1e308)");
+  CHECK(load_error(huge) ==
+        "model file '" + huge +
+            "': parameter 'epilogue_us' = 1e+308 is outside its range [0, 1e+09] us");
+  // JSON has no NaN or infinity: an overflowing literal is refused as a file error.
+  const std::string inf = model_file("inf", R"("iter_us": 1e999)");
+  CHECK(load_error(inf).rfind("model file '" + inf + "'", 0) == 0);
+  // A valid file is accepted.
+  CHECK(load_error(model_file("ok", R"("iter_us": 0.25)")) == "(no error)");
+}
+
+TEST_CASE("--param NaN, infinities and negatives are refused, blamed on --param") {
+  const std::string ok = model_file("ok2", R"("iter_us": 0.25)");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(load_error(ok, {{"iter_us", nan}}) ==
+        "--param: parameter 'iter_us' = nan is outside its range (0, 1e+09] us");
+  CHECK(load_error(ok, {{"flag_us", inf}}) ==
+        "--param: parameter 'flag_us' = inf is outside its range [0, 1e+09] us");
+  CHECK(load_error(ok, {{"flag_us", -inf}}) ==
+        "--param: parameter 'flag_us' = -inf is outside its range [0, 1e+09] us");
+  const GpuSpec h200 = gpu_preset("h200");
+  CHECK(error_of([&] {
+          make_model("roofline", {{"tensor_efficiency", 0.0}}, h200);
+        }) == "--param: parameter 'tensor_efficiency' = 0 is outside its range (0, 1] fraction");
+  CHECK(error_of([&] {
+          make_model("unit", {{"mac", -1.0}}, h200);
+        }) == "--param: parameter 'mac' = -1 is outside its range (0, 1e+09] iter");
+  // The bounds themselves are inside.
+  CHECK(error_of([&] {
+          make_model("roofline", {{"tensor_efficiency", 1.0}}, h200);
+        }) == "(no error)");
+  CHECK(error_of([&] { make_model("unit", {{"epilogue", 0.0}}, h200); }) == "(no error)");
+  // A MAC iteration must take time, or makespans (and their ratios) are 0 (NaN).
+  CHECK(error_of([&] {
+          make_model("unit", {{"mac", 0.0}}, h200);
+        }) == "--param: parameter 'mac' = 0 is outside its range (0, 1e+09] iter");
+  CHECK(error_of([&] {
+          make_model("calibrated", {{"iter_us", 0.0}}, h200);
+        }) == "--param: parameter 'iter_us' = 0 is outside its range (0, 1e+09] us");
+}
+
+TEST_CASE("every declared default lies inside its declared range") {
+  for (const auto& info : model_registry()) {
+    for (const auto& p : info.params) {
+      CAPTURE(p.name);
+      CHECK(std::isfinite(p.default_value));
+      CHECK(p.default_value <= p.range.max);
+      CHECK(
+          (p.range.min_exclusive ? p.default_value > p.range.min : p.default_value >= p.range.min));
+    }
+  }
+}
+
+TEST_CASE("GPU presets: counts >= 1 and whole, rates positive, all finite") {
+  CHECK(preset_error("sms", "132") == "(no error)");
+  CHECK(preset_error("sms", "0") ==
+        "GPU preset gpus/test.json: parameter 'sms' = 0 is outside its range [1, 100000] SMs");
+  CHECK(preset_error("sms", "1.5") ==
+        "GPU preset gpus/test.json: parameter 'sms' must be a whole number");
+  CHECK(preset_error("ctas_per_sm", "0") ==
+        "GPU preset gpus/test.json: parameter 'ctas_per_sm' = 0 is outside its range [1, 32] "
+        "CTAs");
+  CHECK(preset_error("dram_tb_per_s", "-4.8") ==
+        "GPU preset gpus/test.json: parameter 'dram_tb_per_s' = -4.8 is outside its range "
+        "(0, 1e+06] TB/s");
+  CHECK(preset_error("bf16_dense_tflops", "1e308") ==
+        "GPU preset gpus/test.json: parameter 'bf16_dense_tflops' = 1e+308 is outside its range "
+        "(0, 1e+06] TFLOP/s");
+  CHECK(preset_error("l2_mib", "\"60\"") ==
+        "GPU preset gpus/test.json: parameter 'l2_mib' is not a number");
+  CHECK(error_of([] { parse_gpu_preset(R"({"name": "x", "sms": 4})", "x.json"); }) ==
+        "GPU preset x.json: parameter 'bf16_dense_tflops' is missing");
+}
+
+TEST_CASE("every shipped GPU preset parses inside its ranges") {
+  for (const auto& name : gpu_preset_names()) {
+    CAPTURE(name);
+    CHECK(error_of([&] { gpu_preset(name); }) == "(no error)");
+  }
+  CHECK(gpu_preset("h200").sms == 132);  // configs/gpus/h200.json
+}
+
+}  // namespace lw
