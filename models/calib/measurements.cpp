@@ -50,7 +50,9 @@ double parse_number(const std::string& text, const std::string& column, const st
 int64_t parse_count(const std::string& text, const std::string& column, const std::string& where,
                     int64_t min) {
   const double v = parse_number(text, column, where);
-  if (v != std::floor(v) || v < static_cast<double>(min)) {
+  // 2^63 as a double: from there on the conversion to int64_t is undefined.
+  constexpr double kInt64Limit = 9223372036854775808.0;
+  if (v != std::floor(v) || v < static_cast<double>(min) || v >= kInt64Limit) {
     throw std::invalid_argument(where + ": column " + column + ": '" + text +
                                 "' is not an integer >= " + std::to_string(min));
   }

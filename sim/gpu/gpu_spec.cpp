@@ -8,14 +8,22 @@ namespace lw {
 
 namespace {
 
-GpuSpec parse_preset(const EmbeddedPreset& p) {
-  const auto j = nlohmann::json::parse(p.json);
+// An integer field; rejects floats, whose conversion to int64_t would be unchecked.
+int64_t as_integer(const nlohmann::json& v, const char* key) {
+  if (!v.is_number_integer()) {
+    throw std::invalid_argument(std::string("GPU preset: '") + key + "' must be an integer");
+  }
+  return v.get<int64_t>();
+}
+
+GpuSpec parse_gpu_json(const std::string& json) {
+  const auto j = nlohmann::json::parse(json);
   GpuSpec g;
   g.name = j.at("name").get<std::string>();
   g.label = j.value("label", g.name);
   g.description = j.value("description", "");
-  g.sms = j.at("sms").get<int64_t>();
-  g.ctas_per_sm = j.value("ctas_per_sm", int64_t{1});
+  g.sms = as_integer(j.at("sms"), "sms");
+  g.ctas_per_sm = j.contains("ctas_per_sm") ? as_integer(j["ctas_per_sm"], "ctas_per_sm") : 1;
   g.bf16_dense_tflops = j.at("bf16_dense_tflops").get<double>();
   g.dram_tb_per_s = j.at("dram_tb_per_s").get<double>();
   g.l2_tb_per_s = j.at("l2_tb_per_s").get<double>();
@@ -26,6 +34,14 @@ GpuSpec parse_preset(const EmbeddedPreset& p) {
 
 }  // namespace
 
+GpuSpec parse_gpu_spec(const std::string& json) {
+  try {
+    return parse_gpu_json(json);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("GPU preset: ") + e.what());
+  }
+}
+
 std::vector<std::string> gpu_preset_names() {
   std::vector<std::string> names;
   for (const auto& p : embedded_gpu_presets()) names.push_back(p.name);
@@ -34,7 +50,7 @@ std::vector<std::string> gpu_preset_names() {
 
 GpuSpec gpu_preset(const std::string& name) {
   for (const auto& p : embedded_gpu_presets()) {
-    if (name == p.name) return parse_preset(p);
+    if (name == p.name) return parse_gpu_spec(p.json);
   }
   std::string known;
   for (const auto& n : gpu_preset_names()) known += (known.empty() ? "" : ", ") + n;

@@ -25,6 +25,10 @@ struct EmbeddedPreset {
 };
 const std::vector<EmbeddedPreset>& embedded_gpu_presets();  // generated from configs/gpus
 
+// One preset's JSON text (the format of configs/gpus/*.json) -> GpuSpec; throws
+// std::invalid_argument on malformed JSON or a missing or mistyped field.
+GpuSpec parse_gpu_spec(const std::string& json);
+
 // Preset by name (e.g. "h200"); throws std::invalid_argument listing the known names.
 GpuSpec gpu_preset(const std::string& name);
 std::vector<std::string> gpu_preset_names();
