@@ -82,7 +82,12 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
     const std::string where = path + ":" + std::to_string(line_no);
     const auto cells = split_csv(t);
     if (col.empty()) {
-      for (size_t i = 0; i < cells.size(); ++i) col[cells[i]] = i;
+      for (size_t i = 0; i < cells.size(); ++i) {
+        // A repeated name would leave the row-width check below short of the header's width.
+        if (!col.emplace(cells[i], i).second) {
+          throw std::invalid_argument(where + ": duplicate column '" + cells[i] + "'");
+        }
+      }
       for (const auto& c : required_measurement_columns()) {
         if (!col.count(c)) throw std::invalid_argument(where + ": missing column '" + c + "'");
       }
