@@ -9,6 +9,8 @@ PACKAGES=(
   nlohmann-json3-dev
   libeigen3-dev
   clang-format
+  clang
+  libclang-rt-dev
 )
 
 missing=()

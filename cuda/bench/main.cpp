@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda/bench/int_list.hpp"
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/runner.hpp"
 #include "cuda/gemm.hpp"
@@ -23,22 +24,6 @@ namespace {
 constexpr int kExitBadInput = 1;
 constexpr int kExitCheckFailed = 2;
 constexpr int kExitRuntime = 3;
-
-std::vector<int64_t> parse_int_list(const std::string& text, const char* what) {
-  std::vector<int64_t> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    char* end = nullptr;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v < 1) {
-      throw std::invalid_argument(std::string(what) + ": bad value '" + item + "'");
-    }
-    out.push_back(v);
-  }
-  if (out.empty()) throw std::invalid_argument(std::string(what) + ": empty list");
-  return out;
-}
 
 // "splitk" -> "splitk:S" where a split count is required but not written.
 std::string with_splits(const std::string& list, int64_t splits) {

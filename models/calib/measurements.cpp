@@ -51,7 +51,9 @@ double parse_number(const std::string& text, const std::string& column, const st
 int64_t parse_count(const std::string& text, const std::string& column, const std::string& where,
                     int64_t min) {
   const double v = parse_number(text, column, where);
-  if (v != std::floor(v) || v < static_cast<double>(min)) {
+  // 2^63 as a double: from there on the conversion to int64_t is undefined.
+  constexpr double kInt64Limit = 9223372036854775808.0;
+  if (v != std::floor(v) || v < static_cast<double>(min) || v >= kInt64Limit) {
     throw std::invalid_argument(where + ": column " + column + ": '" + text +
                                 "' is not an integer >= " + std::to_string(min));
   }
@@ -81,7 +83,12 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
     const std::string where = path + ":" + std::to_string(line_no);
     const auto cells = split_csv(t);
     if (col.empty()) {
-      for (size_t i = 0; i < cells.size(); ++i) col[cells[i]] = i;
+      for (size_t i = 0; i < cells.size(); ++i) {
+        // A repeated name would leave the row-width check below short of the header's width.
+        if (!col.emplace(cells[i], i).second) {
+          throw std::invalid_argument(where + ": duplicate column '" + cells[i] + "'");
+        }
+      }
       for (const auto& c : required_measurement_columns()) {
         if (!col.count(c)) throw std::invalid_argument(where + ": missing column '" + c + "'");
       }

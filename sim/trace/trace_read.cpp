@@ -20,6 +20,13 @@ namespace {
   throw std::invalid_argument(origin + ": " + what);
 }
 
+// Times (ts, dur) beyond this magnitude are rejected: no run lasts 10^15 time units, and sums and
+// differences of accepted times stay finite (an infinite span would never end the SVG axis).
+constexpr double kMaxTime = 1e15;
+// Integer fields (tid, m, n, k, sms) beyond 2^53 are rejected: the conversion to int64_t stays
+// defined and exact.
+constexpr double kMaxInteger = 9007199254740992.0;
+
 double number(const nlohmann::json& obj, const char* key, const std::string& origin,
               const std::string& where) {
   if (!obj.contains(key) || !obj[key].is_number()) {
@@ -28,6 +35,20 @@ double number(const nlohmann::json& obj, const char* key, const std::string& ori
   const double v = obj[key].get<double>();
   if (!std::isfinite(v)) fail(origin, where + ": '" + key + "' is not finite");
   return v;
+}
+
+double time_value(const nlohmann::json& obj, const char* key, const std::string& origin,
+                  const std::string& where) {
+  const double v = number(obj, key, origin, where);
+  if (std::fabs(v) > kMaxTime) fail(origin, where + ": '" + key + "' is out of range");
+  return v;
+}
+
+int64_t whole(const nlohmann::json& obj, const char* key, const std::string& origin,
+              const std::string& where) {
+  const double v = number(obj, key, origin, where);
+  if (std::fabs(v) > kMaxInteger) fail(origin, where + ": '" + key + "' is out of range");
+  return static_cast<int64_t>(v);
 }
 
 int64_t integer_arg(const nlohmann::json& args, const char* key, int64_t fallback) {
@@ -52,10 +73,10 @@ TraceMeta read_meta(const nlohmann::json& j, const std::string& origin) {
   }
   meta.schedule = m["schedule"].get<std::string>();
   meta.time_unit = m["time_unit"].get<std::string>();
-  meta.problem.m = static_cast<int64_t>(number(m, "m", origin, "lastwave metadata"));
-  meta.problem.n = static_cast<int64_t>(number(m, "n", origin, "lastwave metadata"));
-  meta.problem.k = static_cast<int64_t>(number(m, "k", origin, "lastwave metadata"));
-  meta.sms = static_cast<int64_t>(number(m, "sms", origin, "lastwave metadata"));
+  meta.problem.m = whole(m, "m", origin, "lastwave metadata");
+  meta.problem.n = whole(m, "n", origin, "lastwave metadata");
+  meta.problem.k = whole(m, "k", origin, "lastwave metadata");
+  meta.sms = whole(m, "sms", origin, "lastwave metadata");
   return meta;
 }
 
@@ -87,9 +108,9 @@ TraceDoc parse_trace(const std::string& text, const std::string& origin) {
       fail(origin, where + ": unknown phase '" + ph.name +
                        "' (expected mac, store, wait, reduce or epilogue)");
     }
-    ph.sm = static_cast<int64_t>(number(e, "tid", origin, where));
-    ph.ts = number(e, "ts", origin, where);
-    ph.dur = number(e, "dur", origin, where);
+    ph.sm = whole(e, "tid", origin, where);
+    ph.ts = time_value(e, "ts", origin, where);
+    ph.dur = time_value(e, "dur", origin, where);
     if (ph.sm < 0 || ph.dur < 0) fail(origin, where + ": negative tid or dur");
     if (e.contains("args") && e["args"].is_object()) {
       const auto& a = e["args"];

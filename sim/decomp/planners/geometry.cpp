@@ -14,6 +14,21 @@ void require_positive(int64_t v, const char* what) {
     throw std::invalid_argument(std::string(what) + " must be >= 1, got " + std::to_string(v));
 }
 
+// Tile dimensions beyond this are rejected: far above any GPU tile, and it keeps products of
+// tile dimensions (tile elements, bytes per k-step) well inside int64_t.
+constexpr int64_t kMaxTileDim = int64_t{1} << 20;
+
+void require_tile_dim(int64_t v, const char* what) {
+  require_positive(v, what);
+  if (v > kMaxTileDim) {
+    throw std::invalid_argument(std::string(what) + " must be <= " + std::to_string(kMaxTileDim) +
+                                ", got " + std::to_string(v));
+  }
+}
+
+// ceil(extent / tile) for positive values, without the overflow of ceil_div's a + b - 1.
+int64_t tiles_along(int64_t extent, int64_t tile) { return 1 + (extent - 1) / tile; }
+
 }  // namespace
 
 std::string Planned::choice_label() const {
@@ -53,9 +68,9 @@ Plan plan_geometry(const Problem& problem, const TileShape& tile, const GpuShape
   require_positive(problem.m, "m");
   require_positive(problem.n, "n");
   require_positive(problem.k, "k");
-  require_positive(tile.m, "tile m");
-  require_positive(tile.n, "tile n");
-  require_positive(tile.k, "tile k");
+  require_tile_dim(tile.m, "tile m");
+  require_tile_dim(tile.n, "tile n");
+  require_tile_dim(tile.k, "tile k");
   require_positive(gpu.sms, "SM count");
   require_positive(gpu.ctas_per_sm, "CTAs per SM");
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -68,9 +83,9 @@ Plan plan_geometry(const Problem& problem, const TileShape& tile, const GpuShape
   Plan p;
   p.problem = problem;
   p.tile = tile;
-  p.tiles_m = ceil_div(problem.m, tile.m);
-  p.tiles_n = ceil_div(problem.n, tile.n);
-  p.k_tiles = ceil_div(problem.k, tile.k);
+  p.tiles_m = tiles_along(problem.m, tile.m);
+  p.tiles_n = tiles_along(problem.n, tile.n);
+  p.k_tiles = tiles_along(problem.k, tile.k);
   if (p.tiles_m > kMaxIndex / p.tiles_n || p.tiles_m * p.tiles_n > kMaxIndex / p.k_tiles) {
     throw std::invalid_argument("problem has more than 2^31 (tile, k) iterations");
   }
