@@ -74,8 +74,7 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
   return info.make(resolve_params(info, overrides), gpu);
 }
 
-std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
-                                                const ParamValues& overrides, const GpuSpec& gpu) {
+ModelFile read_model_file(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(read_file(path));
@@ -86,16 +85,31 @@ std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
       !j["params"].is_object()) {
     throw std::invalid_argument("model file '" + path + "': needs \"model\" and \"params\"");
   }
-  ParamValues values;
+  ModelFile f;
+  f.model = j["model"].get<std::string>();
   for (const auto& [name, value] : j["params"].items()) {
     if (!value.is_number()) {
       throw std::invalid_argument("model file '" + path + "': parameter '" + name +
                                   "' is not a number");
     }
-    values[name] = value.get<double>();
+    f.params[name] = value.get<double>();
   }
-  for (const auto& [name, value] : overrides) values[name] = value;
-  return make_model(j["model"].get<std::string>(), values, gpu);
+  if (j.contains("undetermined")) {
+    for (const auto& name : j["undetermined"]) {
+      if (!name.is_string()) {
+        throw std::invalid_argument("model file '" + path + "': bad \"undetermined\" entry");
+      }
+      f.undetermined.push_back(name.get<std::string>());
+    }
+  }
+  return f;
+}
+
+std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
+                                                const ParamValues& overrides, const GpuSpec& gpu) {
+  ModelFile f = read_model_file(path);
+  for (const auto& [name, value] : overrides) f.params[name] = value;
+  return make_model(f.model, f.params, gpu);
 }
 
 }  // namespace lw

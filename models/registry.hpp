@@ -44,6 +44,15 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
 
 namespace lw {
 
+// What a model file holds: the model, its parameters, and the parameters its calibration did not
+// determine ("undetermined": [names]; `predict` refuses cases those parameters move).
+struct ModelFile {
+  std::string model;
+  ParamValues params;
+  std::vector<std::string> undetermined;
+};
+ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
+
 // A fitted model file (configs/models/*.json): {"model": NAME, "params": {...}, ...}. Parameters in
 // the file override the model's defaults, `overrides` override the file.
 std::unique_ptr<CostModel> make_model_from_file(const std::string& path,

@@ -2,6 +2,7 @@
 #include "models/calib/calibrate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 
 #include "models/calib/baselines.hpp"
+#include "models/calib/file_hash.hpp"
 #include "models/calib/fit.hpp"
 #include "models/calib/metrics.hpp"
 #include "models/calibrated/calibrated_model.hpp"
@@ -34,6 +36,10 @@ std::string f3(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.4g", v);
   return b;
+}
+
+std::string tile_name(const TileShape& t) {
+  return std::to_string(t.m) + "x" + std::to_string(t.n) + "x" + std::to_string(t.k);
 }
 
 std::vector<FitCase> subset(const std::vector<FitCase>& cases, const std::vector<size_t>& idx) {
@@ -133,10 +139,57 @@ std::vector<std::pair<std::string, std::vector<size_t>>> breakdown(
     rows.emplace_back("SMs = " + std::to_string(n),
                       select(cases, idx, [&](const Measurement& m) { return m.sms == n; }));
   }
+  std::set<std::string> tiles;
+  for (size_t i : idx) tiles.insert(tile_name(cases[i].plan.tile));
+  for (const auto& t : tiles) {
+    std::vector<size_t> sel;
+    for (size_t i : idx) {
+      if (tile_name(cases[i].plan.tile) == t) sel.push_back(i);
+    }
+    rows.emplace_back("tile " + t, sel);
+  }
   return rows;
 }
 
 std::string verdict(bool ok) { return ok ? "**met**" : "**missed**"; }
+
+// A pipe switched off is held at a rate so high that it costs nothing.
+constexpr double kPipeOffRate = 1e15;
+
+struct TermChoice {
+  std::string name;                // "all pipes", "no DRAM pipe", ...
+  std::vector<std::string> off;    // rate parameters held at kPipeOffRate
+  FitResult fit;
+  ErrorStats validation;
+};
+
+// Model terms are chosen on the validation set: each variant is fitted on the training rows and
+// the one with the lowest validation median error (then p95) is kept.
+std::vector<TermChoice> fit_term_variants(const std::vector<FitCase>& cases,
+                                          const std::vector<size_t>& train,
+                                          const std::vector<size_t>& validation,
+                                          const GpuSpec& preset, const ParamValues& start,
+                                          bool scale_start, const FitOptions& base) {
+  std::vector<TermChoice> out = {{"all pipes", {}, {}, {}},
+                                 {"no DRAM pipe", {"dram_gb_per_s"}, {}, {}},
+                                 {"no L2 pipe", {"l2_lines_per_us"}, {}, {}}};
+  for (auto& v : out) {
+    ParamValues s = start;
+    FitOptions fo = base;
+    for (const auto& name : v.off) {
+      s[name] = kPipeOffRate;
+      fo.fixed.push_back(name);
+    }
+    v.fit = fit_calibrated(subset(cases, train), preset, s, scale_start, fo);
+    const auto pred = simulate_model("calibrated", v.fit.params, preset, cases);
+    v.validation = error_stats(cases, pred, validation);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const TermChoice& a, const TermChoice& b) {
+    return a.validation.median < b.validation.median ||
+           (a.validation.median == b.validation.median && a.validation.p95 < b.validation.p95);
+  });
+  return out;
+}
 
 }  // namespace
 
@@ -147,7 +200,12 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   }
   const GpuSpec preset = gpu_preset(opt.gpu);
   int64_t skipped = 0;
-  const std::vector<Measurement> ms = read_all_measurements(opt.measurements, &skipped);
+  std::vector<std::string> files = opt.measurements;
+  files.insert(files.end(), opt.validation.begin(), opt.validation.end());
+  files.insert(files.end(), opt.test.begin(), opt.test.end());
+  const std::vector<Measurement> ms = read_all_measurements(files, &skipped);  // no duplicates
+  const std::set<std::string> validation_files(opt.validation.begin(), opt.validation.end());
+  const std::set<std::string> test_files(opt.test.begin(), opt.test.end());
   for (const auto& m : ms) {
     if (m.sms > preset.sms) {
       throw std::invalid_argument(m.file + ":" + std::to_string(m.line) + ": sms " +
@@ -161,10 +219,18 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
     if (d.meta.source == "hw") traces.push_back(std::move(d));
   }
   const std::vector<FitCase> cases = build_cases(ms, opt.tile, preset.ctas_per_sm);
-  std::vector<size_t> all, train, held;
+  std::vector<size_t> all, train, held, test;
   for (size_t i = 0; i < cases.size(); ++i) {
+    const Measurement& m = *cases[i].m;
+    if (test_files.count(m.file)) {
+      test.push_back(i);
+      continue;
+    }
     all.push_back(i);
-    (held_out(cases[i].m->problem, opt.holdout, opt.seed) ? held : train).push_back(i);
+    const bool validation = opt.validation.empty()
+                                ? held_out(m.problem, opt.holdout, opt.seed)
+                                : validation_files.count(m.file) > 0;
+    (validation ? held : train).push_back(i);
   }
   if (train.empty() || held.empty()) {
     throw std::invalid_argument(
@@ -175,10 +241,13 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   // Main fit: the training split at every SM count.
   const ModelInfo& info = calibrated_model_info();
   const ParamValues defaults = resolve_params(info, {});
-  const ParamValues start = start_from_traces(traces, defaults);
+  const ParamValues start = start_from_traces(traces, defaults, opt.tile);
   FitOptions fo;
   fo.max_evaluations = opt.max_evaluations;
-  const FitResult fit = fit_calibrated(subset(cases, train), preset, start, traces.empty(), fo);
+  const std::vector<TermChoice> variants =
+      fit_term_variants(cases, train, held, preset, start, traces.empty(), fo);
+  const FitResult& fit = variants.front().fit;
+  for (const auto& name : variants.front().off) fo.fixed.push_back(name);
 
   std::vector<Predictor> preds;
   preds.push_back(
@@ -204,7 +273,9 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   std::vector<Predictor> cross;
   FitResult cross_fit;
   if (!train_full.empty() && !partitions.empty()) {
-    cross_fit = fit_calibrated(subset(cases, train_full), preset, start, traces.empty(), fo);
+    ParamValues cross_start = start;
+    for (const auto& name : variants.front().off) cross_start[name] = kPipeOffRate;
+    cross_fit = fit_calibrated(subset(cases, train_full), preset, cross_start, traces.empty(), fo);
     cross.push_back({"simulator (fit at " + std::to_string(preset.sms) + " SMs)",
                      simulate_model("calibrated", cross_fit.params, preset, cases)});
     const std::vector<FitCase> full_cases = subset(cases, train_full);
@@ -226,11 +297,15 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   const DecisionStats pick = decision_stats(cases, preds[0].pred, held);
 
   CalibrationResult r;
-  nlohmann::json params = nlohmann::json::object(), units = nlohmann::json::object();
+  nlohmann::json params = nlohmann::json::object(), units = nlohmann::json::object(),
+                 log_se = nlohmann::json::object();
   for (const auto& p : info.params) {
     params[p.name] = fit.params.at(p.name);
     units[p.name] = p.unit;
+    const double se = fit.identifiability.log_se.at(p.name);
+    log_se[p.name] = std::isfinite(se) ? nlohmann::json(se) : nlohmann::json("unbounded");
   }
+  const ErrorStats test_all = error_stats(cases, preds[0].pred, test);
   std::set<std::string> shapes;
   for (const auto& m : ms) {
     shapes.insert(std::to_string(m.problem.m) + "x" + std::to_string(m.problem.n) + "x" +
@@ -242,6 +317,9 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
       {"model", "calibrated"},
       {"params", params},
       {"units", units},
+      {"undetermined", fit.identifiability.undetermined},
+      {"log_se", log_se},
+      {"terms", variants.front().name},
       {"gpu", preset.name},
       {"tile", tile},
       {"source_measurements", opt.measurements},
@@ -262,23 +340,37 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
         {"heldout_median_pct", hall.median},
         {"heldout_p95_pct", hall.p95},
         {"heldout_full_gpu_median_pct", h132.median},
-        {"heldout_full_gpu_p95_pct", h132.p95}}}};
+        {"heldout_full_gpu_p95_pct", h132.p95},
+        {"test_rows", test.size()},
+        {"test_median_pct", test_all.median},
+        {"test_p95_pct", test_all.p95}}}};
 
   std::ostringstream md;
   md << "# Calibration: " << preset.label << ", bf16, tile " << tile << "\n\n"
      << "Generated by `lastwave calibrate` (" << opt.date << ", git " << opt.git_revision
-     << "). Errors are |simulated / measured - 1| in %, on the **held-out** split (shapes hashed "
-        "with seed "
-     << opt.seed << "; every SM count and decomposition of a shape on the same side).\n\n"
+     << "). Errors are |simulated / measured - 1| in %. Three sets: **train** (fitted), "
+        "**validation** (chooses the model terms; "
+     << (opt.validation.empty()
+             ? "shapes of the training files hashed with seed " + std::to_string(opt.seed) +
+                   ", every SM count and decomposition of a shape on the same side"
+             : std::string("its own files"))
+     << ") and **test** (sealed; reported as it comes, never fitted or tuned on). Tables headed "
+        "\"held-out\" are the validation set.\n\n"
      << "## Command\n\n```\n"
      << opt.command << "\n```\n\n"
      << "## Data\n\n"
      << "- measurement files: ";
   for (const auto& f : opt.measurements) md << "`" << f << "` ";
+  md << "\n- validation files: ";
+  for (const auto& f : opt.validation) md << "`" << f << "` ";
+  if (opt.validation.empty()) md << "(none: hash split of the training files)";
+  md << "\n- test files (sealed): ";
+  for (const auto& f : opt.test) md << "`" << f << "` sha256 `" << sha256_file(f) << "` ";
+  if (opt.test.empty()) md << "(none: no test data)";
   md << "\n- hardware traces (start values): " << traces.size() << "\n"
      << "- rows: " << cases.size() << " (" << skipped
      << " rows with ok=0 skipped), shapes: " << shapes.size() << ", training rows: " << train.size()
-     << ", held-out rows: " << held.size() << "\n- fit: " << fit.status << ", " << fit.evaluations
+     << ", validation rows: " << held.size() << ", test rows: " << test.size() << "\n- fit: " << fit.status << ", " << fit.evaluations
      << " evaluations, training RMS relative error " << f1(kPercent * fit.train_rms_rel)
      << " %\n\n";
 
@@ -326,11 +418,33 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
        << error_table(cases, cross, rows) << "\n";
   }
 
-  md << "## Fitted parameters\n\n| parameter | value | unit | start | meaning "
-        "|\n|---|---:|---|---:|---|\n";
+  md << "## Test set (sealed)\n\n";
+  if (test.empty()) {
+    md << "No test measurements were given (`--test FILE`): no test figures.\n\n";
+  } else {
+    md << "Fitted model and baselines as fitted above, on the test rows; figures as they came.\n\n"
+       << error_table(cases, preds, breakdown(cases, test, preset.sms)) << "\n"
+       << decision_table(cases, preds, test, "cutlass") << "\n";
+  }
+  md << "## Model terms (chosen on validation)\n\n| variant | train RMS % | validation median % "
+        "| validation p95 % | |\n|---|---:|---:|---:|---|\n";
+  for (size_t v = 0; v < variants.size(); ++v) {
+    md << "| " << variants[v].name << " | " << f1(kPercent * variants[v].fit.train_rms_rel)
+       << " | " << f1(variants[v].validation.median) << " | " << f1(variants[v].validation.p95)
+       << " | " << (v == 0 ? "**kept**" : "") << " |\n";
+  }
+  md << "\n## Fitted parameters\n\nse(ln) = standard error of the parameter's logarithm from "
+        "the training Jacobian (identify.hpp); a parameter with se(ln) >= ln 2, at a bound, or "
+        "held fixed is **undetermined**: `predict` refuses a case it moves by more than 1 %.\n\n"
+        "| parameter | value | unit | start | se(ln) | determined | meaning "
+        "|\n|---|---:|---|---:|---:|---|---|\n";
+  const auto& und = fit.identifiability.undetermined;
   for (const auto& p : info.params) {
+    const double se = fit.identifiability.log_se.at(p.name);
+    const bool det = std::find(und.begin(), und.end(), p.name) == und.end();
     md << "| `" << p.name << "` | " << f3(fit.params.at(p.name)) << " | " << p.unit << " | "
-       << f3(fit.start.at(p.name)) << " | " << p.doc << " |\n";
+       << f3(fit.start.at(p.name)) << " | " << (std::isfinite(se) ? f3(se) : "unbounded")
+       << " | " << (det ? "yes" : "**no**") << " | " << p.doc << " |\n";
   }
   md << "\n## Baseline coefficients\n\n";
   for (const auto* b : {&a1, &rw}) {
@@ -353,20 +467,31 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   if (xsm.n)
     s << "cross-SM (fit at " << preset.sms << "): median " << f1(xsm.median) << " %, p95 "
       << f1(xsm.p95) << " %\n";
+  if (!und.empty()) {
+    s << "undetermined parameters:";
+    for (const auto& n : und) s << " " << n;
+    s << "\n";
+  }
+  if (!test.empty())
+    s << "TEST |err|: median " << f1(test_all.median) << " %, p95 " << f1(test_all.p95)
+      << " % (n=" << test_all.n << ")\n";
   s << "simulator pick: " << f1(kPercent * pick.exact) << " % exact, "
     << f1(kPercent * pick.geomean) << " % of measured best (geomean, " << pick.groups
     << " groups)\n";
   r.summary = s.str();
 
+  std::vector<const char*> split(cases.size(), "train");
+  for (size_t i : held) split[i] = "validation";
+  for (size_t i : test) split[i] = "test";
   std::ostringstream csv;
-  csv << "m,n,k,sms,decomposition,split,measured_us";
+  csv << "m,n,k,sms,decomposition,tile,split,measured_us";
   for (size_t p = 0; p < preds.size(); ++p) csv << ",pred" << p << "_us";
   csv << "\n";
   for (size_t i = 0; i < cases.size(); ++i) {
     const Measurement& m = *cases[i].m;
     csv << m.problem.m << ',' << m.problem.n << ',' << m.problem.k << ',' << m.sms << ','
-        << m.schedule << ',' << (held_out(m.problem, opt.holdout, opt.seed) ? "held" : "train")
-        << ',' << m.median_us;
+        << m.schedule << ',' << tile_name(cases[i].plan.tile) << ',' << split[i] << ','
+        << m.median_us;
     for (const auto& p : preds) csv << ',' << p.pred[i];
     csv << "\n";
   }
