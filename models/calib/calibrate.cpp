@@ -157,8 +157,8 @@ std::string verdict(bool ok) { return ok ? "**met**" : "**missed**"; }
 constexpr double kPipeOffRate = 1e15;
 
 struct TermChoice {
-  std::string name;                // "all pipes", "no DRAM pipe", ...
-  std::vector<std::string> off;    // rate parameters held at kPipeOffRate
+  std::string name;              // "all pipes", "no DRAM pipe", ...
+  std::vector<std::string> off;  // rate parameters held at kPipeOffRate
   FitResult fit;
   ErrorStats validation;
 };
@@ -227,9 +227,8 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
       continue;
     }
     all.push_back(i);
-    const bool validation = opt.validation.empty()
-                                ? held_out(m.problem, opt.holdout, opt.seed)
-                                : validation_files.count(m.file) > 0;
+    const bool validation = opt.validation.empty() ? held_out(m.problem, opt.holdout, opt.seed)
+                                                   : validation_files.count(m.file) > 0;
     (validation ? held : train).push_back(i);
   }
   if (train.empty() || held.empty()) {
@@ -370,7 +369,8 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   md << "\n- hardware traces (start values): " << traces.size() << "\n"
      << "- rows: " << cases.size() << " (" << skipped
      << " rows with ok=0 skipped), shapes: " << shapes.size() << ", training rows: " << train.size()
-     << ", validation rows: " << held.size() << ", test rows: " << test.size() << "\n- fit: " << fit.status << ", " << fit.evaluations
+     << ", validation rows: " << held.size() << ", test rows: " << test.size()
+     << "\n- fit: " << fit.status << ", " << fit.evaluations
      << " evaluations, training RMS relative error " << f1(kPercent * fit.train_rms_rel)
      << " %\n\n";
 
@@ -429,9 +429,9 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   md << "## Model terms (chosen on validation)\n\n| variant | train RMS % | validation median % "
         "| validation p95 % | |\n|---|---:|---:|---:|---|\n";
   for (size_t v = 0; v < variants.size(); ++v) {
-    md << "| " << variants[v].name << " | " << f1(kPercent * variants[v].fit.train_rms_rel)
-       << " | " << f1(variants[v].validation.median) << " | " << f1(variants[v].validation.p95)
-       << " | " << (v == 0 ? "**kept**" : "") << " |\n";
+    md << "| " << variants[v].name << " | " << f1(kPercent * variants[v].fit.train_rms_rel) << " | "
+       << f1(variants[v].validation.median) << " | " << f1(variants[v].validation.p95) << " | "
+       << (v == 0 ? "**kept**" : "") << " |\n";
   }
   md << "\n## Fitted parameters\n\nse(ln) = standard error of the parameter's logarithm from "
         "the training Jacobian (identify.hpp); a parameter with se(ln) >= ln 2, at a bound, or "
@@ -443,8 +443,8 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
     const double se = fit.identifiability.log_se.at(p.name);
     const bool det = std::find(und.begin(), und.end(), p.name) == und.end();
     md << "| `" << p.name << "` | " << f3(fit.params.at(p.name)) << " | " << p.unit << " | "
-       << f3(fit.start.at(p.name)) << " | " << (std::isfinite(se) ? f3(se) : "unbounded")
-       << " | " << (det ? "yes" : "**no**") << " | " << p.doc << " |\n";
+       << f3(fit.start.at(p.name)) << " | " << (std::isfinite(se) ? f3(se) : "unbounded") << " | "
+       << (det ? "yes" : "**no**") << " | " << p.doc << " |\n";
   }
   md << "\n## Baseline coefficients\n\n";
   for (const auto* b : {&a1, &rw}) {

@@ -20,7 +20,7 @@ struct CalibrateOptions {
   // Sealed test set: evaluated and reported as it comes (sha256 of each file in the report);
   // never fitted or tuned on.
   std::vector<std::string> test;
-  std::vector<std::string> traces;        // hardware traces (optional; start values)
+  std::vector<std::string> traces;  // hardware traces (optional; start values)
   std::string gpu = "h200";
   TileShape tile;
   double holdout = 0.25;

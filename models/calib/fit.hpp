@@ -23,7 +23,7 @@ struct FitResult {
   ParamValues start;
   int evaluations = 0;
   std::string status;
-  double train_rms_rel = 0;  // root mean square of (sim - measured) / measured
+  double train_rms_rel = 0;         // root mean square of (sim - measured) / measured
   Identifiability identifiability;  // which parameters the training data determined
 };
 

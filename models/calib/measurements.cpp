@@ -153,7 +153,7 @@ std::vector<Measurement> read_all_measurements(const std::vector<std::string>& p
   std::map<Key, std::string> seen;
   for (const auto& path : paths) {
     for (auto& m : read_measurements(path, skipped)) {
-      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms,     m.schedule,
+      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms,   m.schedule,
                     m.reduction, m.tile.m,    m.tile.n,    m.tile.k};
       const std::string where = m.file + ":" + std::to_string(m.line);
       const auto [it, fresh] = seen.emplace(key, where);

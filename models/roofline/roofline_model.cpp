@@ -1,7 +1,7 @@
 // `roofline` model: MAC iteration = max(tensor time, operand bytes / bandwidth share); fixup and
-// epilogue traffic = bytes / bandwidth share. MAC loops are processor-shared (the simulator re-rates
-// them whenever the busy-SM count changes); fixup and epilogue actions get 1/B of the bandwidth for
-// B busy SMs at their start (short actions; not re-timed).
+// epilogue traffic = bytes / bandwidth share. MAC loops are processor-shared (the simulator
+// re-rates them whenever the busy-SM count changes); fixup and epilogue actions get 1/B of the
+// bandwidth for B busy SMs at their start (short actions; not re-timed).
 #include "models/roofline/roofline_model.hpp"
 
 #include <algorithm>

@@ -49,6 +49,9 @@ inline double l2_lines_per_row(const TileShape& t, int64_t k) {
   const int64_t row_bytes = t.k * static_cast<int64_t>(kBf16Bytes);
   const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);
   const int64_t period = kL2LineBytes / gcd64(pitch % kL2LineBytes, kL2LineBytes);
+  if (row_bytes % kL2LineBytes == 0) {  // whole lines: every row but the aligned one spans one more
+    return static_cast<double>(row_bytes / kL2LineBytes) + 1.0 - 1.0 / static_cast<double>(period);
+  }
   int64_t lines = 0;
   for (int64_t r = 0; r < period; ++r) {
     const int64_t offset = (r * pitch) % kL2LineBytes;

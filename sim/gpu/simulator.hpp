@@ -107,7 +107,7 @@ class Simulator {
   // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-heap.
   bool rated_ = false;
   double progress_ = 0, progress_at_ = 0;
-  std::vector<double> iter_time_by_busy_;  // cache, < 0 = not yet asked
+  std::vector<double> iter_time_by_busy_;             // cache, < 0 = not yet asked
   std::vector<std::pair<double, int64_t>> mac_heap_;  // (progress at end, CTA slot)
   SimResult result_;
 };

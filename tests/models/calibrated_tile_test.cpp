@@ -40,20 +40,16 @@ TEST_CASE("L2 requests per k-tile follow the row alignment") {
 TEST_CASE("one parameter set prices every tile: tensor pipe by FLOPs, L2 pipe by requests") {
   const GpuSpec h200 = gpu_preset("h200");
   // Tensor-bound: 2 x 128 x 128 x 64 = 2,097,152 FLOPs at 7 TFLOP/s = 0.29959 us; 128x256 = 2x.
-  const auto mma = make_model("calibrated",
-                              {{"mma_tflops_per_sm", 7.0},
-                               {"l2_lines_per_us", kOff},
-                               {"dram_gb_per_s", kOff}},
-                              h200);
+  const auto mma = make_model(
+      "calibrated",
+      {{"mma_tflops_per_sm", 7.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}}, h200);
   CHECK(mma->iter_time(plan_for(kSquare, 4096), 132) == doctest::Approx(0.299593).epsilon(1e-4));
   CHECK(mma->iter_time(plan_for(kWide, 4096), 132) == doctest::Approx(0.599186).epsilon(1e-4));
   // L2-bound at 1000 lines/us shared by 10 busy SMs: 10 x 256 / 1000 = 2.56 us; misaligned
   // K = 4104: 10 x 480 / 1000 = 4.8 us; one busy SM: 0.256 us.
-  const auto l2 = make_model("calibrated",
-                             {{"mma_tflops_per_sm", kOff},
-                              {"l2_lines_per_us", 1000.0},
-                              {"dram_gb_per_s", kOff}},
-                             h200);
+  const auto l2 = make_model(
+      "calibrated",
+      {{"mma_tflops_per_sm", kOff}, {"l2_lines_per_us", 1000.0}, {"dram_gb_per_s", kOff}}, h200);
   CHECK(l2->iter_time(plan_for(kSquare, 4096), 10) == doctest::Approx(2.56).epsilon(1e-6));
   CHECK(l2->iter_time(plan_for(kSquare, 4104), 10) == doctest::Approx(4.8).epsilon(1e-6));
   CHECK(l2->iter_time(plan_for(kSquare, 4096), 1) == doctest::Approx(0.256).epsilon(1e-6));

@@ -1,10 +1,10 @@
 // Identifiability: parameters the data fixes only as a sum, or not at all, are flagged.
+#include "models/calib/identify.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
-
-#include "models/calib/identify.hpp"
 
 namespace lw {
 
@@ -22,8 +22,8 @@ TEST_CASE("a sum-only pair and a zero column are undetermined; a clean column is
       2, 2, 0, -1.0,  //
       1, 1, 0, 1.0,   //
       0, 0, 0, 2.0;
-  const Identifiability id = identify(j, {"a", "b", "z", "c"}, 0.02, {false, false, false, false},
-                                      {"fixed_one"});
+  const Identifiability id =
+      identify(j, {"a", "b", "z", "c"}, 0.02, {false, false, false, false}, {"fixed_one"});
   CHECK(flagged(id, "a"));
   CHECK(flagged(id, "b"));
   CHECK(flagged(id, "z"));

@@ -16,12 +16,8 @@ class BusyModel final : public CostModel {
     return static_cast<double>(segment_iters(s)) * iter_time(p, c.busy_sms);
   }
   double epilogue(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_store(const Plan&, const Segment&, const CostContext&) const override {
-    return 0;
-  }
-  double partial_load(const Plan&, const Segment&, const CostContext&) const override {
-    return 0;
-  }
+  double partial_store(const Plan&, const Segment&, const CostContext&) const override { return 0; }
+  double partial_load(const Plan&, const Segment&, const CostContext&) const override { return 0; }
   double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
     return 0;
   }
