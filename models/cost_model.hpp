@@ -41,6 +41,15 @@ class CostModel {
   // True if the model reads CostContext::active_tile_rows/cols (the simulator tracks them only
   // then).
   virtual bool uses_working_set() const { return false; }
+  // Processor sharing of the MAC loop. A model whose MAC iteration time depends on the busy-SM
+  // count returns true here; its mac() must then equal segment_iters x iter_time(busy). The
+  // simulator re-rates every MAC loop in flight whenever the busy-SM count changes (each loop
+  // progresses at 1 / iter_time(busy now) iterations per time unit), so a loop that started in a
+  // full wave speeds up when the wave's tail leaves.
+  virtual bool shares_mac_rate() const { return false; }
+  // Time of one MAC iteration of plan `p` while `busy_sms` SMs execute (only when
+  // shares_mac_rate()). Must not depend on anything else that changes during a simulation.
+  virtual double iter_time(const Plan& /*p*/, int64_t /*busy_sms*/) const { return 0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
 };

@@ -46,6 +46,10 @@ int cmd_calibrate(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")(
       "measurements", po::value<std::vector<std::string>>()->multitoken()->required(),
       "measurement CSV files (lastwave-bench --out)")(
+      "validation", po::value<std::vector<std::string>>()->multitoken(),
+      "validation measurement CSVs (choose model terms; default: hash split of --measurements)")(
+      "test", po::value<std::vector<std::string>>()->multitoken(),
+      "SEALED test measurement CSVs: evaluated and reported (sha256 printed), never fitted")(
       "traces", po::value<std::vector<std::string>>()->multitoken(),
       "hardware trace JSON files (lastwave-bench --trace); give start values")(
       "gpu", po::value<std::string>()->default_value("h200"), "GPU preset the kernels ran on")(
@@ -69,6 +73,8 @@ int cmd_calibrate(int argc, char** argv) {
     opt.measurements.push_back(f);
   }
   if (vm.count("traces")) opt.traces = vm["traces"].as<std::vector<std::string>>();
+  if (vm.count("validation")) opt.validation = vm["validation"].as<std::vector<std::string>>();
+  if (vm.count("test")) opt.test = vm["test"].as<std::vector<std::string>>();
   opt.gpu = vm["gpu"].as<std::string>();
   opt.tile = parse_tile(vm["tile"].as<std::string>());
   opt.holdout = vm["holdout"].as<double>();
@@ -83,6 +89,8 @@ int cmd_calibrate(int argc, char** argv) {
   CalibrateOptions resolved = opt;
   for (auto& f : resolved.measurements) f = user_path(f);
   for (auto& f : resolved.traces) f = user_path(f);
+  for (auto& f : resolved.validation) f = user_path(f);
+  for (auto& f : resolved.test) f = user_path(f);
   CalibrationResult r = run_calibration(resolved);
   r.model_file["source_measurements"] = opt.measurements;
   r.model_file["source_traces"] = opt.traces;

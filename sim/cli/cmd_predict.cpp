@@ -1,4 +1,5 @@
 // `lastwave predict`: makespan of each schedule for each shape under a cost model.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -43,6 +44,48 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
 }
 
 namespace {
+
+// A case an undetermined parameter moves by more than this share is refused.
+constexpr double kRelevantChange = 0.01;
+// The undetermined parameter is halved and doubled to see whether a case depends on it.
+constexpr double kProbeFactors[] = {0.5, 2.0};
+
+// Refuses (std::invalid_argument, exit 2) when the model file lists parameters its calibration
+// did not determine and one of them moves a requested case.
+void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
+                         const std::vector<Problem>& shapes,
+                         const std::vector<std::string>& schedules, const PredictSetup& setup,
+                         const std::vector<PredictRow>& rows) {
+  const std::string name = vm["model"].as<std::string>();
+  const std::string suffix = ".json";
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return;
+  }
+  ModelFile f = read_model_file(user_path(name));
+  for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
+  for (const auto& param : f.undetermined) {
+    for (const double factor : kProbeFactors) {
+      ParamValues probe = f.params;
+      probe[param] *= factor;
+      const auto model = make_model(f.model, probe, gpu);
+      PredictSetup s = setup;
+      s.model = model.get();
+      const auto moved = predict_all(shapes, schedules, s);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
+        if (!rows[i].deadlock && !(change <= kRelevantChange)) {
+          const Problem& p = rows[i].problem;
+          throw std::invalid_argument("model " + name + ": parameter '" + param +
+                                      "' was not determined by its calibration data and moves " +
+                                      std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                                      std::to_string(p.k) + " " + rows[i].schedule +
+                                      " by more than 1 %; refit on data that exercises it");
+        }
+      }
+    }
+  }
+}
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -149,6 +192,7 @@ int cmd_predict(int argc, char** argv) {
     }
   }
   const auto rows = predict_all(shapes, schedules, setup);
+  refuse_undetermined(vm, gpu, shapes, schedules, setup, rows);
   const bool physical = model->time_unit() == "us";
   std::string text;
   if (format == "csv") {

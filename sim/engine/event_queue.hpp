@@ -44,6 +44,8 @@ class EventQueue {
     last_popped_ = 0;
   }
   bool empty() const { return size_ == 0; }
+  // Time of the next event (only when !empty()).
+  double top_time() const { return buckets_[static_cast<size_t>(times_.front())].time; }
 
   void push(double time, int32_t priority, int32_t kind, int64_t subject) {
     check(time, priority);
