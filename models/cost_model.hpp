@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/plan.hpp"
 #include "sim/decomp/walk.hpp"
 
@@ -43,6 +44,17 @@ class CostModel {
   virtual bool uses_working_set() const { return false; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
+  // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the
+  // parameter it lacks. Every model costs 1x1 clusters only (the simulator has no cluster term).
+  virtual std::string config_error(const TileShape& tile, const ClusterShape& cluster) const {
+    (void)tile;
+    if (cluster.m == 1 && cluster.n == 1) return "";
+    return "the cost model has no parameters for cluster " + std::to_string(cluster.m) + "x" +
+           std::to_string(cluster.n) + " (only 1x1)";
+  }
+  // The tile the parameters were fitted for (a model file's "tile"); models that scale their
+  // costs to other tiles scale from it. Default: kDefaultTile.
+  virtual void set_fitted_tile(const TileShape&) {}
 };
 
 }  // namespace lw

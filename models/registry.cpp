@@ -8,6 +8,7 @@
 
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/roofline_model.hpp"
+#include "sim/decomp/planners/tile_text.hpp"
 #include "models/unit/unit_model.hpp"
 #include "sim/util/atomic_file.hpp"
 
@@ -95,7 +96,14 @@ std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
     values[name] = value.get<double>();
   }
   for (const auto& [name, value] : overrides) values[name] = value;
-  return make_model(j["model"].get<std::string>(), values, gpu);
+  auto model = make_model(j["model"].get<std::string>(), values, gpu);
+  if (j.contains("tile")) {
+    if (!j["tile"].is_string()) {
+      throw std::invalid_argument("model file '" + path + "': \"tile\" is not a string");
+    }
+    model->set_fitted_tile(parse_tile_text(j["tile"].get<std::string>()));
+  }
+  return model;
 }
 
 }  // namespace lw

@@ -2,16 +2,32 @@
 // DRAM share for the in-flight working set's capacity misses) (+ a penalty when K forbids vector
 // loads) (+ a hot-line share per busy SM over the tile's valid rows), plus a fixed cost per
 // segment; fixup, epilogue, flag, prologue and launch are fitted constants. busy_sms and the
-// working set are taken at the action's start (processor sharing).
+// working set are taken at the action's start (processor sharing). Fitted for one tile (the model
+// file's "tile"); other tiles of the same k step scale the tensor and fixup terms by the output
+// area and the bandwidth terms by the operand bytes (TileScale below).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
 
 #include "models/roofline/traffic.hpp"
+#include "sim/decomp/planners/tile_text.hpp"
 
 namespace lw {
 
 namespace {
+
+// Ratios of a tile's per-iteration MACs and operand bytes to those of the fitted tile. A
+// compute-bound iteration (iter_us is ~ the tensor peak) and the accumulator tile (epilogue,
+// partial traffic) scale with m x n; the bandwidth-share terms with the A+B bytes, (m + n) x k.
+struct TileScale {
+  double area = 1;
+  double operands = 1;
+};
+
+TileScale tile_scale(const TileShape& t, const TileShape& fitted) {
+  return TileScale{static_cast<double>(t.m * t.n) / static_cast<double>(fitted.m * fitted.n),
+                   static_cast<double>(t.m + t.n) / static_cast<double>(fitted.m + fitted.n)};
+}
 
 class CalibratedModel final : public CostModel {
  public:
@@ -36,6 +52,7 @@ class CalibratedModel final : public CostModel {
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
     const int64_t iters = segment_iters(s);
     if (iters == 0) return 0.0;
+    const TileScale sc = tile_scale(p.tile, fitted_);
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double miss = traffic::dram_fraction(p, l2_mib_);
     const double ws_miss =
@@ -46,22 +63,24 @@ class CalibratedModel final : public CostModel {
             : 0.0;
     const double hot =
         hot_line_ > 0 ? hot_line_ / static_cast<double>(traffic::valid_tile_rows(p, s.tile)) : 0.0;
-    const double per_iter =
-        iter_ + busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_ + hot) +
-        (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
+    const double shared = busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_ +
+                                  hot);
+    const double unaligned = traffic::vector_loads(p.problem) ? 0.0 : unaligned_;
+    // Summed in the order of the fitted-tile formula, so the fitted tile costs bit for bit as before.
+    const double per_iter = iter_ * sc.area + shared * sc.operands + unaligned * sc.operands;
     return segment_ + static_cast<double>(iters) * per_iter;
   }
-  double epilogue(const Plan&, const Segment&, const CostContext&) const override {
-    return epilogue_;
+  double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
+    return epilogue_ * tile_scale(p.tile, fitted_).area;
   }
-  double partial_store(const Plan&, const Segment&, const CostContext&) const override {
-    return store_;
+  double partial_store(const Plan& p, const Segment&, const CostContext&) const override {
+    return store_ * tile_scale(p.tile, fitted_).area;
   }
-  double partial_load(const Plan&, const Segment&, const CostContext&) const override {
-    return load_;
+  double partial_load(const Plan& p, const Segment&, const CostContext&) const override {
+    return load_ * tile_scale(p.tile, fitted_).area;
   }
-  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
-    return accumulate_;
+  double partial_accumulate(const Plan& p, const Segment&, const CostContext&) const override {
+    return accumulate_ * tile_scale(p.tile, fitted_).area;
   }
   double flag_latency(const Plan&) const override { return flag_; }
   double cta_prologue(const Plan&) const override { return prologue_; }
@@ -69,11 +88,22 @@ class CalibratedModel final : public CostModel {
   // The simulator tracks tiles in flight only when the working-set term is on (old files: off).
   bool uses_working_set() const override { return ws_miss_per_busy_ > 0; }
   std::string time_unit() const override { return "us"; }
+  // The segment restart and pipeline fill were fitted for one k step; there is no rule to scale
+  // them to another.
+  std::string config_error(const TileShape& t, const ClusterShape& c) const override {
+    if (t.k != fitted_.k) {
+      return "the calibrated model (fitted for tile " + tile_text(fitted_) +
+             ") has no segment_us/prologue_us for k step " + std::to_string(t.k);
+    }
+    return CostModel::config_error(t, c);
+  }
+  void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
 
  private:
   double iter_, per_busy_, unaligned_, miss_per_busy_, ws_miss_per_busy_, l2_effective_mib_,
       hot_line_, segment_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_,
       l2_mib_;
+  TileShape fitted_ = kDefaultTile;
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {

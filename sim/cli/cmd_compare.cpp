@@ -44,7 +44,7 @@ int cmd_compare(int argc, char** argv) {
   const size_t dp_index =
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
-  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
   const auto rows = predict_all(shapes, schedules, setup);
 
   const size_t ns = schedules.size();

@@ -7,6 +7,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/decomp/planners/tile_text.hpp"
 #include "sim/predict/predict.hpp"
 #include "sim/trace/trace_json.hpp"
 #include "sim/util/atomic_file.hpp"
@@ -54,7 +55,7 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
   std::ostringstream o;
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
        "efficiency"
-    << (physical ? ",makespan_us" : "") << "\n";
+    << (physical ? ",makespan_us" : "") << ",tile,cluster\n";
   for (const auto& r : rows) {
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
@@ -62,7 +63,7 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
       << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
       << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
     if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
-    o << "\n";
+    o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster) << "\n";
   }
   return o.str();
 }
@@ -77,7 +78,8 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
                         {"sk_tiles", r.sk_tiles}, {"sk_units", r.sk_units},
                         {"grid", r.grid},         {"makespan", r.makespan},
                         {"ideal", r.ideal},       {"efficiency", r.efficiency},
-                        {"time_unit", unit},      {"deadlock", r.deadlock}};
+                        {"time_unit", unit},      {"deadlock", r.deadlock},
+                        {"tile", tile_text(r.tile)}, {"cluster", cluster_text(r.cluster)}};
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
     out.push_back(j);
   }
@@ -95,6 +97,7 @@ std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
     for (size_t j = i; j < i + per_shape; ++j) {
       const PredictRow& r = rows[j];
       std::string label = r.schedule + " -> " + r.choice;
+      if (r.schedule == "best") label += " " + tile_text(r.tile);
       if (r.sk_units > 0 && r.choice != "DataParallel") {
         label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
       }
@@ -140,7 +143,7 @@ int cmd_predict(int argc, char** argv) {
   const auto shapes = shapes_from(vm);
   const auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
   const auto model = model_from(vm, gpu);
-  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
 
   if (vm.count("trace")) {
     if (shapes.size() != 1 || schedules.size() != 1) {
@@ -163,7 +166,7 @@ int cmd_predict(int argc, char** argv) {
     std::vector<SegmentRecord> timeline;
     const PredictRow row = predict(shapes[0], schedules[0], setup, sim, &timeline);
     const std::string chosen = schedules[0] == "best" ? row.choice : schedules[0];
-    const Plan plan = plan_schedule(chosen, shapes[0], setup.tile, setup.gpu, setup.reduction).plan;
+    const Plan plan = plan_schedule(chosen, shapes[0], row.tile, setup.gpu, setup.reduction).plan;
     TraceMeta meta{"sim", shapes[0], gpu.sms, chosen, model->time_unit()};
     write_file_atomically(user_path(vm["trace"].as<std::string>()),
                           trace_document(timeline, plan, meta).dump() + "\n");

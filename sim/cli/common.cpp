@@ -1,6 +1,7 @@
 // Shared option handling for the lastwave subcommands.
 #include "sim/cli/common.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/decomp/planners/tile_text.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
 
@@ -56,21 +58,6 @@ void add_shape_options(po::options_description& desc, bool allow_file) {
   }
 }
 
-namespace {
-
-int64_t parse_dim(const std::string& text, const std::string& where) {
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0) {
-    throw std::invalid_argument(where + ": '" + text + "' is not an integer");
-  }
-  if (v < 1) throw std::invalid_argument(where + ": dimension must be >= 1, got " + text);
-  return v;
-}
-
-}  // namespace
-
 std::vector<Problem> shapes_from(const po::variables_map& vm) {
   const bool flags = vm.count("m") || vm.count("n") || vm.count("k");
   if (vm.count("shapes")) {
@@ -86,28 +73,23 @@ std::vector<Problem> shapes_from(const po::variables_map& vm) {
 }
 
 TileShape parse_tile(const std::string& text) {
-  TileShape t;
-  int64_t* fields[3] = {&t.m, &t.n, &t.k};
-  std::stringstream ss(text);
-  std::string part;
-  int i = 0;
-  while (std::getline(ss, part, 'x')) {
-    if (i == 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
-    *fields[i++] = parse_dim(part, "--tile");
+  try {
+    return parse_tile_text(text);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
   }
-  if (i != 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
-  return t;
 }
 
 void add_plan_options(po::options_description& desc) {
-  desc.add_options()("tile", po::value<std::string>()->default_value("128x128x64"),
-                     "CTA tile MxNxK")("reduction",
-                                       po::value<std::string>()->default_value("deterministic"),
-                                       "deterministic|atomic");
+  desc.add_options()("tile", po::value<std::string>(),
+                     "CTA tile MxNxK (default 128x128x64); with --schedule best, a comma list of "
+                     "kernel tiles to search (default: every tile of sim/decomp/kernel_configs.hpp)")(
+      "reduction", po::value<std::string>()->default_value("deterministic"),
+      "deterministic|atomic");
 }
 
 TileShape tile_from(const po::variables_map& vm) {
-  return parse_tile(vm["tile"].as<std::string>());
+  return vm.count("tile") ? parse_tile(vm["tile"].as<std::string>()) : kDefaultTile;
 }
 
 Reduction reduction_from(const po::variables_map& vm) {
@@ -115,13 +97,34 @@ Reduction reduction_from(const po::variables_map& vm) {
 }
 
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
-                                const CostModel& model, const std::vector<Problem>& shapes) {
+                                const CostModel& model, const std::vector<Problem>& shapes,
+                                const std::vector<std::string>& schedules) {
   PredictSetup setup;
-  setup.tile = tile_from(vm);
   setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
   setup.reduction = reduction_from(vm);
   setup.model = &model;
-  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  const std::string text = vm.count("tile") ? vm["tile"].as<std::string>() : "";
+  const bool has_best = std::find(schedules.begin(), schedules.end(), "best") != schedules.end();
+  const bool has_other = std::any_of(schedules.begin(), schedules.end(),
+                                     [](const std::string& s) { return s != "best"; });
+  if (has_best) setup.best_tiles = parse_kernel_tiles(text);
+  if (has_other) {
+    if (text.find(',') != std::string::npos) {
+      throw std::invalid_argument("--tile '" + text +
+                                  "' lists several tiles; only --schedule best searches a list");
+    }
+    setup.tile = tile_from(vm);
+    for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  }
+  for (const auto& t : setup.best_tiles) {
+    const std::string err = model.config_error(t, ClusterShape{});
+    if (!err.empty()) throw std::invalid_argument("tile " + tile_text(t) + ": " + err);
+    for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
+  }
+  if (has_other) {
+    const std::string err = model.config_error(setup.tile, ClusterShape{});
+    if (!err.empty()) throw std::invalid_argument("tile " + tile_text(setup.tile) + ": " + err);
+  }
   return setup;
 }
 

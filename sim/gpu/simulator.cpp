@@ -45,6 +45,7 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   result_.deadlock = false;
   result_.deadlock_report.clear();
   result_.events = 0;
+  result_.cut_off = false;
   queue_.clear();
   queue_.reserve(static_cast<size_t>(opt_.sms * opt_.ctas_per_sm) + 4);
   flags_.assign(static_cast<size_t>(plan.workspace_slots), 0);
@@ -65,6 +66,10 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   while (!queue_.empty()) {
     const Event e = queue_.pop();
     now_ = e.time;
+    if (e.time > opt_.cutoff) {
+      result_.cut_off = true;
+      break;
+    }
     ++result_.events;
     const int64_t cta = e.subject;
     switch (e.kind) {
@@ -92,7 +97,8 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   }
 
   result_.makespan = now_;
-  if (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction)) {
+  if (!result_.cut_off &&
+      (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction))) {
     report_deadlock();
   }
   // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs.
