@@ -25,6 +25,7 @@ struct TileScale {
 };
 
 TileScale tile_scale(const TileShape& t, const TileShape& fitted) {
+  if (same_tile(t, fitted)) return TileScale{};
   return TileScale{static_cast<double>(t.m * t.n) / static_cast<double>(fitted.m * fitted.n),
                    static_cast<double>(t.m + t.n) / static_cast<double>(fitted.m + fitted.n)};
 }

@@ -31,8 +31,9 @@ struct BestChoice {
 //   tiles:  candidates, each one of kKernelTiles (parse_kernel_tiles("") = all of them);
 //   every cluster of kKernelClusters is tried with every tile.
 // Ties go to the earlier candidate in (tiles order, kKernelClusters order, best_decompositions()
-// order). Exact: a candidate is abandoned only once its simulated time passes the best makespan
-// found so far (SimOptions::cutoff), so the result equals an exhaustive search.
+// order). Exact: likely winners are simulated first and a candidate is abandoned only once its
+// simulated time passes the best makespan found so far (SimOptions::cutoff), so the result equals
+// an exhaustive search.
 // Throws std::invalid_argument (one line) for a bad shape or when `model` lacks parameters for a
 // candidate tile or cluster (CostModel::config_error). `sim` is reused scratch (no allocation per
 // event); thread-compatible: one Simulator per thread.

@@ -1,0 +1,75 @@
+// best_bench: CPU time of choose_best() per shape on ONE core (the figure docs/PERFORMANCE.md
+// records). Usage: best_bench MODEL.json SHAPES.csv [STRIDE] -- every STRIDE-th shape of the file.
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <vector>
+
+#include "models/registry.hpp"
+#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+#include "sim/predict/best.hpp"
+#include "sim/util/atomic_file.hpp"
+#include "sim/util/shapes_csv.hpp"
+
+namespace {
+
+constexpr double kUsPerS = 1e6;
+constexpr double kP95 = 0.95;
+
+// CPU time of this thread: the machine may be shared, so wall time would count other work.
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double percentile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+int run(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: best_bench MODEL.json SHAPES.csv [STRIDE]\n");
+    return 2;
+  }
+  const lw::GpuSpec gpu = lw::gpu_preset("h200");
+  const auto model = lw::make_model_from_file(lw::user_path(argv[1]), {}, gpu);
+  const auto all = lw::read_shapes_csv(lw::user_path(argv[2]));
+  const size_t stride = argc > 3 ? static_cast<size_t>(std::max(1, std::atoi(argv[3]))) : 1;
+  const auto tiles = lw::parse_kernel_tiles("");
+  const lw::GpuShape shape{gpu.sms, gpu.ctas_per_sm};
+  lw::Simulator sim;
+  std::vector<double> us;
+  int64_t simulated = 0;
+  for (size_t i = 0; i < all.size(); i += stride) {
+    const double t0 = thread_cpu_s();
+    const auto b =
+        lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, sim);
+    us.push_back((thread_cpu_s() - t0) * kUsPerS);
+    simulated += b.simulated;
+  }
+  double total = 0;
+  for (double u : us) total += u;
+  std::printf(
+      "%zu shapes x %d tiles x %d clusters x %zu decompositions (%lld simulated), one thread\n"
+      "CPU time per shape: mean %.0f us, median %.0f us, p95 %.0f us, max %.0f us\n",
+      us.size(), lw::kKernelTileCount, lw::kKernelClusterCount, lw::best_decompositions().size(),
+      static_cast<long long>(simulated), total / static_cast<double>(us.size()),
+      percentile(us, 0.5), percentile(us, kP95), percentile(us, 1.0));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "best_bench: error: %s\n", e.what());
+    return 2;
+  }
+}
