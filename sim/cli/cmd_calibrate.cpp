@@ -9,6 +9,7 @@
 #include "models/calib/calibrate.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw::cli {
@@ -57,7 +58,8 @@ int cmd_calibrate(int argc, char** argv) {
       "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
       "max-evaluations", po::value<int>()->default_value(40),
-      "Levenberg-Marquardt function evaluations per fit");
+      "Levenberg-Marquardt function evaluations per fit")(
+      "quiet,q", "no progress line on stderr");
   po::variables_map vm;
   if (!parse_or_help(argc, argv, desc, vm,
                      "lastwave calibrate --measurements FILES --gpu h200 --out MODEL.json "
@@ -83,7 +85,10 @@ int cmd_calibrate(int argc, char** argv) {
   CalibrateOptions resolved = opt;
   for (auto& f : resolved.measurements) f = user_path(f);
   for (auto& f : resolved.traces) f = user_path(f);
-  CalibrationResult r = run_calibration(resolved);
+  CalibrationResult r = [&] {
+    const Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));
+    return run_calibration(resolved);
+  }();
   r.model_file["source_measurements"] = opt.measurements;
   r.model_file["source_traces"] = opt.traces;
   write_calibration(r, user_path(vm["out"].as<std::string>()),

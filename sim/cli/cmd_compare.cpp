@@ -24,7 +24,8 @@ int cmd_compare(int argc, char** argv) {
       po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass,two-tile"),
       "comma-separated schedules (dp is added as the baseline)")(
       "format", po::value<std::string>()->default_value("table"), "table|csv")(
-      "out", po::value<std::string>(), "write to this file");
+      "out", po::value<std::string>(), "write to this file")(
+      "quiet,q", "no progress line on stderr");
   add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
@@ -45,7 +46,9 @@ int cmd_compare(int argc, char** argv) {
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
   const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
-  const auto rows = predict_all(shapes, schedules, setup);
+  Progress progress("compare", static_cast<int64_t>(shapes.size()), "shapes",
+                    ProgressStyle::for_stderr(vm.count("quiet") > 0));
+  const auto rows = predict_all(shapes, schedules, setup, &progress);
 
   const size_t ns = schedules.size();
   std::vector<double> log_speedup(ns, 0.0);

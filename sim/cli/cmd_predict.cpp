@@ -1,4 +1,5 @@
 // `lastwave predict`: makespan of each schedule for each shape under a cost model.
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -16,27 +17,31 @@ namespace lw::cli {
 
 std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
                                     const std::vector<std::string>& schedules,
-                                    const PredictSetup& setup) {
+                                    const PredictSetup& setup, Progress* progress) {
   std::vector<PredictRow> rows(shapes.size() * schedules.size());
   const size_t workers =
       std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), shapes.size()));
+  std::atomic<size_t> next{0};  // shapes are handed out one at a time: their costs vary widely
   std::vector<std::thread> pool;
   std::vector<std::string> errors(workers);
   for (size_t w = 0; w < workers; ++w) {
     pool.emplace_back([&, w] {
       Simulator sim;
       try {
-        for (size_t i = w; i < shapes.size(); i += workers) {
+        for (size_t i = next++; i < shapes.size(); i = next++) {
           for (size_t j = 0; j < schedules.size(); ++j) {
             rows[i * schedules.size() + j] = predict(shapes[i], schedules[j], setup, sim);
           }
+          if (progress) progress->advance();
         }
       } catch (const std::exception& e) {
         errors[w] = e.what();
+        next = shapes.size();  // stop the other workers early
       }
     });
   }
   for (auto& t : pool) t.join();
+  if (progress) progress->finish();
   for (const auto& e : errors) {
     if (!e.empty()) throw std::invalid_argument(e);
   }
@@ -127,7 +132,8 @@ int cmd_predict(int argc, char** argv) {
       "format", po::value<std::string>()->default_value("table"), "table|csv|json")(
       "out", po::value<std::string>(), "write to this file instead of stdout")(
       "trace", po::value<std::string>(),
-      "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON");
+      "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON")(
+      "quiet,q", "no progress line on stderr");
   add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
@@ -150,7 +156,9 @@ int cmd_predict(int argc, char** argv) {
       throw std::invalid_argument("--trace needs exactly one shape and one schedule");
     }
   }
-  const auto rows = predict_all(shapes, schedules, setup);
+  Progress progress("predict", static_cast<int64_t>(shapes.size()), "shapes",
+                    ProgressStyle::for_stderr(vm.count("quiet") > 0));
+  const auto rows = predict_all(shapes, schedules, setup, &progress);
   const bool physical = model->time_unit() == "us";
   std::string text;
   if (format == "csv") {
