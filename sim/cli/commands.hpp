@@ -16,6 +16,7 @@ int cmd_models(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
+int cmd_plot(int argc, char** argv);
 
 // Every (shape, schedule) row, shape-major (deterministic order), simulated on all cores;
 // `progress` (optional) advances once per shape.
