@@ -64,10 +64,11 @@ class CalibratedModel final : public CostModel {
             : 0.0;
     const double hot =
         hot_line_ > 0 ? hot_line_ / static_cast<double>(traffic::valid_tile_rows(p, s.tile)) : 0.0;
-    const double shared = busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_ +
-                                  hot);
+    const double shared =
+        busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_ + hot);
     const double unaligned = traffic::vector_loads(p.problem) ? 0.0 : unaligned_;
-    // Summed in the order of the fitted-tile formula, so the fitted tile costs bit for bit as before.
+    // Summed in the order of the fitted-tile formula, so the fitted tile costs bit for bit as
+    // before.
     const double per_iter = iter_ * sc.area + shared * sc.operands + unaligned * sc.operands;
     return segment_ + static_cast<double>(iters) * per_iter;
   }

@@ -53,9 +53,11 @@ std::unique_ptr<CostModel> make_unit(const ParamValues& v, const GpuSpec&) {
 ModelInfo unit_model_info() {
   return ModelInfo{
       "unit",
-      "seed's abstract model: 1 per MAC iteration (of 128x128x64), epilogue 2, partial store/load 2",
+      "seed's abstract model: 1 per MAC iteration (of 128x128x64), epilogue 2, partial store/load "
+      "2",
       {
-          {"mac", "iter", 1.0, "one MAC-loop iteration of a 128x128x64 tile (other tiles: times their volume ratio)"},
+          {"mac", "iter", 1.0,
+           "one MAC-loop iteration of a 128x128x64 tile (other tiles: times their volume ratio)"},
           {"epilogue", "iter", 2.0, "writing one finished output tile"},
           {"partial_store", "iter", 2.0, "storing one fp32 partial tile to the workspace"},
           {"partial_load", "iter", 2.0, "loading one fp32 partial tile and adding it"},

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "models/calib/calibrate.hpp"
-#include "sim/cli/commands.hpp"
 #include "sim/cli/calibrate_plot.hpp"
+#include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/util/atomic_file.hpp"
@@ -59,8 +59,7 @@ int cmd_calibrate(int argc, char** argv) {
       "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
       "max-evaluations", po::value<int>()->default_value(40),
-      "Levenberg-Marquardt function evaluations per fit")(
-      "quiet,q", "no progress line on stderr")(
+      "Levenberg-Marquardt function evaluations per fit")("quiet,q", "no progress line on stderr")(
       "plot", po::value<std::string>(),
       "SVG of the fitted model's predicted vs measured time per row (log-log, y = x line)");
   po::variables_map vm;
@@ -100,10 +99,9 @@ int cmd_calibrate(int argc, char** argv) {
   if (vm.count("plot")) {
     const plot::Svg svg = plot::scatter_svg(
         residual_points(r.residuals),
-        plot::ScatterSpec{"Predicted vs measured (" + opt.gpu + ", tile " +
-                              vm["tile"].as<std::string>() + ")",
-                          "fitted calibrated model, every measurement row (train and held out)",
-                          "us"});
+        plot::ScatterSpec{
+            "Predicted vs measured (" + opt.gpu + ", tile " + vm["tile"].as<std::string>() + ")",
+            "fitted calibrated model, every measurement row (train and held out)", "us"});
     plot::write_svg(user_path(vm["plot"].as<std::string>()), svg);
   }
   std::cout << r.summary;

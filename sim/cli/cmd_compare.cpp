@@ -8,9 +8,9 @@
 #include "sim/cli/common.hpp"
 #include "sim/cli/compare_plots.hpp"
 #include "sim/cli/compare_table.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/plot/svg.hpp"
 #include "sim/util/atomic_file.hpp"
-#include "sim/decomp/planners/schedule.hpp"
 
 namespace lw::cli {
 
@@ -30,8 +30,8 @@ int cmd_compare(int argc, char** argv) {
       po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass,two-tile"),
       "comma-separated schedules (dp is added as the baseline)")(
       "format", po::value<std::string>()->default_value("table"), "table|csv")(
-      "out", po::value<std::string>(), "write to this file")(
-      "quiet,q", "no progress line on stderr");
+      "out", po::value<std::string>(), "write to this file")("quiet,q",
+                                                             "no progress line on stderr");
   add_plot_options(desc);
   add_plan_options(desc);
   add_gpu_options(desc);

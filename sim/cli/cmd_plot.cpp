@@ -12,12 +12,13 @@ namespace lw::cli {
 
 int cmd_plot(int argc, char** argv) {
   po::options_description desc("lastwave plot");
-  desc.add_options()("help,h", "show this help")(
-      "from", po::value<std::string>()->required(), "compare CSV (lastwave compare --format csv)");
+  desc.add_options()("help,h", "show this help")("from", po::value<std::string>()->required(),
+                                                 "compare CSV (lastwave compare --format csv)");
   add_plot_options(desc);
   po::variables_map vm;
-  if (!parse_or_help(argc, argv, desc, vm,
-                     "lastwave plot --from COMPARE.csv --plot FILE.svg [--plot-kind heatmap|cdf]")) {
+  if (!parse_or_help(
+          argc, argv, desc, vm,
+          "lastwave plot --from COMPARE.csv --plot FILE.svg [--plot-kind heatmap|cdf]")) {
     return 0;
   }
   const PlotRequest r = plot_request_from(vm);

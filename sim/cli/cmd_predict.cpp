@@ -76,15 +76,24 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
 std::string render_json(const std::vector<PredictRow>& rows, const std::string& unit) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rows) {
-    nlohmann::json j = {{"m", r.problem.m},       {"n", r.problem.n},
-                        {"k", r.problem.k},       {"sms", r.sms},
-                        {"schedule", r.schedule}, {"choice", r.choice},
-                        {"tiles", r.tiles},       {"iters_per_tile", r.k_tiles},
-                        {"sk_tiles", r.sk_tiles}, {"sk_units", r.sk_units},
-                        {"grid", r.grid},         {"makespan", r.makespan},
-                        {"ideal", r.ideal},       {"efficiency", r.efficiency},
-                        {"time_unit", unit},      {"deadlock", r.deadlock},
-                        {"tile", tile_text(r.tile)}, {"cluster", cluster_text(r.cluster)}};
+    nlohmann::json j = {{"m", r.problem.m},
+                        {"n", r.problem.n},
+                        {"k", r.problem.k},
+                        {"sms", r.sms},
+                        {"schedule", r.schedule},
+                        {"choice", r.choice},
+                        {"tiles", r.tiles},
+                        {"iters_per_tile", r.k_tiles},
+                        {"sk_tiles", r.sk_tiles},
+                        {"sk_units", r.sk_units},
+                        {"grid", r.grid},
+                        {"makespan", r.makespan},
+                        {"ideal", r.ideal},
+                        {"efficiency", r.efficiency},
+                        {"time_unit", unit},
+                        {"deadlock", r.deadlock},
+                        {"tile", tile_text(r.tile)},
+                        {"cluster", cluster_text(r.cluster)}};
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
     out.push_back(j);
   }

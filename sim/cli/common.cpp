@@ -81,9 +81,10 @@ TileShape parse_tile(const std::string& text) {
 }
 
 void add_plan_options(po::options_description& desc) {
-  desc.add_options()("tile", po::value<std::string>(),
-                     "CTA tile MxNxK (default 128x128x64); with --schedule best, a comma list of "
-                     "kernel tiles to search (default: every tile of sim/decomp/kernel_configs.hpp)")(
+  desc.add_options()(
+      "tile", po::value<std::string>(),
+      "CTA tile MxNxK (default 128x128x64); with --schedule best, a comma list of "
+      "kernel tiles to search (default: every tile of sim/decomp/kernel_configs.hpp)")(
       "reduction", po::value<std::string>()->default_value("deterministic"),
       "deterministic|atomic");
 }

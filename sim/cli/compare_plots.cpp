@@ -51,14 +51,14 @@ plot::Svg heatmap(const CompareTable& t, const PlotRequest& r) {
                                   base / best_of(t, i)});
   }
   if (pts.empty()) throw std::invalid_argument("--plot: no shape in the --plot-k band");
-  const std::string band = r.k_lo > 0 ? "K in [" + std::to_string(r.k_lo) + ", " +
-                                            std::to_string(r.k_hi) + "]"
-                                      : "all K";
+  const std::string band =
+      r.k_lo > 0 ? "K in [" + std::to_string(r.k_lo) + ", " + std::to_string(r.k_hi) + "]"
+                 : "all K";
   return plot::heatmap_svg(
       pts, plot::HeatmapSpec{r.title.empty() ? "Winning " + r.winner + " over (M, N)" : r.title,
                              (r.subtitle.empty() ? "" : r.subtitle + ", ") + band + ", " +
-                                 std::to_string(pts.size()) + " shapes, " +
-                                 std::to_string(t.sms) + " SMs"});
+                                 std::to_string(pts.size()) + " shapes, " + std::to_string(t.sms) +
+                                 " SMs"});
 }
 
 plot::Svg cdf(const CompareTable& t, const PlotRequest& r) {
@@ -72,12 +72,13 @@ plot::Svg cdf(const CompareTable& t, const PlotRequest& r) {
     }
     series.push_back(std::move(s));
   }
-  const std::string ref = t.index_of("best") >= 0 ? "best (simulator's pick)" : "the fastest listed";
-  return plot::cdf_svg(
-      series, plot::CdfSpec{r.title.empty() ? "Efficiency of each heuristic" : r.title,
-                            (r.subtitle.empty() ? "" : r.subtitle + ", ") +
-                                std::to_string(t.shapes.size()) + " shapes, " +
-                                std::to_string(t.sms) + " SMs; 1 = as fast as " + ref});
+  const std::string ref =
+      t.index_of("best") >= 0 ? "best (simulator's pick)" : "the fastest listed";
+  return plot::cdf_svg(series,
+                       plot::CdfSpec{r.title.empty() ? "Efficiency of each heuristic" : r.title,
+                                     (r.subtitle.empty() ? "" : r.subtitle + ", ") +
+                                         std::to_string(t.shapes.size()) + " shapes, " +
+                                         std::to_string(t.sms) + " SMs; 1 = as fast as " + ref});
 }
 
 }  // namespace

@@ -15,11 +15,11 @@ namespace lw::cli {
 struct ProgressStyle {
   std::ostream* out = nullptr;  // nullptr: std::cerr
   bool quiet = false;
-  bool terminal = false;                                        // \r updates vs plain lines
-  std::chrono::milliseconds delay{1000};                        // nothing before this
-  std::chrono::milliseconds terminal_every{200};                // \r refresh period
-  std::chrono::milliseconds plain_every{5000};                  // plain-line period
-  static ProgressStyle for_stderr(bool quiet);                  // terminal = isatty(stderr)
+  bool terminal = false;                          // \r updates vs plain lines
+  std::chrono::milliseconds delay{1000};          // nothing before this
+  std::chrono::milliseconds terminal_every{200};  // \r refresh period
+  std::chrono::milliseconds plain_every{5000};    // plain-line period
+  static ProgressStyle for_stderr(bool quiet);    // terminal = isatty(stderr)
 };
 
 // Counts `total` items ("compare: 1200/32824 shapes (3.7%), 4 s, ~101 s left"). Workers call

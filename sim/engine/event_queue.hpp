@@ -110,10 +110,10 @@ class EventQueue {
     free_.push_back(b);
   }
 
-  std::vector<Bucket> buckets_;                // pool; items keep their capacity across runs
-  std::vector<int32_t> free_;                  // unused bucket ids
-  std::vector<int32_t> times_;                 // heap of bucket ids by time (distinct times only)
-  TimeIndex index_;                            // time -> bucket id
+  std::vector<Bucket> buckets_;  // pool; items keep their capacity across runs
+  std::vector<int32_t> free_;    // unused bucket ids
+  std::vector<int32_t> times_;   // heap of bucket ids by time (distinct times only)
+  TimeIndex index_;              // time -> bucket id
   uint64_t next_seq_ = 0;
   size_t size_ = 0;
   double cached_time_ = -1;  // last bucket pushed to (most pushes hit it)

@@ -9,8 +9,8 @@ namespace lw::plot {
 namespace {
 
 constexpr double kTickLength = 5;
-constexpr double kLabelGap = 16;   // tick label baseline below the x axis
-constexpr double kTitleGap = 38;   // axis title from the plot area
+constexpr double kLabelGap = 16;  // tick label baseline below the x axis
+constexpr double kTitleGap = 38;  // axis title from the plot area
 constexpr double kFontTick = 12;
 constexpr double kFontTitle = 14;
 constexpr double kEps = 1e-9;

@@ -53,7 +53,8 @@ Svg cdf_svg(const std::vector<CdfSeries>& series, const CdfSpec& spec) {
   const Axis y{0.0, 1.0, kTop + kPlotH, kTop, false};
   const auto pct = [](double v) { return num(v * 100) + "%"; };
   draw_x_axis(svg, x, y, nice_ticks(x), AxisStyle{spec.x_title, num, true});
-  draw_y_axis(svg, x, y, nice_ticks(y), AxisStyle{"share of shapes with efficiency <= x", pct, true});
+  draw_y_axis(svg, x, y, nice_ticks(y),
+              AxisStyle{"share of shapes with efficiency <= x", pct, true});
   std::vector<std::string> labels, colours;
   for (size_t i = 0; i < series.size(); ++i) {
     std::vector<double> v = series[i].values;

@@ -145,8 +145,7 @@ Svg heatmap_svg(const std::vector<HeatPoint>& all_points, const HeatmapSpec& spe
   draw_y_axis(svg, x, y, pow2_ticks(y, kMaxTicks), AxisStyle{"M (log scale)", pow2, false});
   std::vector<std::string> colours;
   for (const auto& n : names) colours.push_back(colour(n));
-  svg.text(kLegendX, kTop + 4, "winner (most shapes in cell)", 13, "start",
-           "font-weight=\"bold\"");
+  svg.text(kLegendX, kTop + 4, "winner (most shapes in cell)", 13, "start", "font-weight=\"bold\"");
   draw_legend(svg, kLegendX, kTop + 14, names, colours, false);
   const double note_y = kTop + 14 + 18.0 * static_cast<double>(names.size()) + 24;
   svg.text(kLegendX, note_y, "label: geomean over the cell's", 12);

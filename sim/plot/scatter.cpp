@@ -41,8 +41,7 @@ Svg scatter_svg(const std::vector<ScatterPoint>& points, const ScatterSpec& spec
   const Axis x{lo / kMargin, hi * kMargin, kLeft, kLeft + kSide, true};
   const Axis y{lo / kMargin, hi * kMargin, kTop + kSide, kTop, true};
   draw_x_axis(svg, x, y, nice_ticks(x), AxisStyle{"measured (" + spec.unit + ", log)", num, true});
-  draw_y_axis(svg, x, y, nice_ticks(y),
-              AxisStyle{"predicted (" + spec.unit + ", log)", num, true});
+  draw_y_axis(svg, x, y, nice_ticks(y), AxisStyle{"predicted (" + spec.unit + ", log)", num, true});
   auto diagonal = [&](double f, const std::string& dash) {  // y = f x inside the plot
     const double x0 = std::max(x.lo, y.lo / f), x1 = std::min(x.hi, y.hi / f);
     svg.line(x.map(x0), y.map(x0 * f), x.map(x1), y.map(x1 * f), "#333", 1, dash);
@@ -52,8 +51,8 @@ Svg scatter_svg(const std::vector<ScatterPoint>& points, const ScatterSpec& spec
   diagonal(1.0 - kBand, "stroke-dasharray=\"2 3\"");
   for (const auto& p : points) {
     if (!(p.predicted > 0 && p.measured > 0)) continue;
-    const size_t i = static_cast<size_t>(std::find(labels.begin(), labels.end(), p.label) -
-                                         labels.begin());
+    const size_t i =
+        static_cast<size_t>(std::find(labels.begin(), labels.end(), p.label) - labels.begin());
     svg.circle(x.map(p.measured), y.map(p.predicted), kRadius, palette(i), kOpacity);
   }
   std::vector<std::string> colours;

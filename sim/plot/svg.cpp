@@ -25,11 +25,20 @@ std::string escape_xml(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -62,15 +71,15 @@ void Svg::rect(double x, double y, double w, double h, const std::string& fill,
            (extra.empty() ? "" : " " + extra) + "/>\n";
 }
 
-void Svg::line(double x1, double y1, double x2, double y2, const std::string& stroke,
-               double width, const std::string& extra) {
+void Svg::line(double x1, double y1, double x2, double y2, const std::string& stroke, double width,
+               const std::string& extra) {
   body_ += "<line x1=\"" + coord(x1) + "\" y1=\"" + coord(y1) + "\" x2=\"" + coord(x2) +
-           "\" y2=\"" + coord(y2) + "\" stroke=\"" + stroke + "\" stroke-width=\"" +
-           coord(width) + "\"" + (extra.empty() ? "" : " " + extra) + "/>\n";
+           "\" y2=\"" + coord(y2) + "\" stroke=\"" + stroke + "\" stroke-width=\"" + coord(width) +
+           "\"" + (extra.empty() ? "" : " " + extra) + "/>\n";
 }
 
-void Svg::polyline(const std::vector<std::pair<double, double>>& points,
-                   const std::string& stroke, double width) {
+void Svg::polyline(const std::vector<std::pair<double, double>>& points, const std::string& stroke,
+                   double width) {
   std::string pts;
   for (const auto& [x, y] : points) pts += (pts.empty() ? "" : " ") + coord(x) + "," + coord(y);
   body_ += "<polyline fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" + coord(width) +
@@ -102,8 +111,6 @@ std::string Svg::str() const {
          body_ + "</svg>\n";
 }
 
-void write_svg(const std::string& path, const Svg& svg) {
-  write_file_atomically(path, svg.str());
-}
+void write_svg(const std::string& path, const Svg& svg) { write_file_atomically(path, svg.str()); }
 
 }  // namespace lw::plot

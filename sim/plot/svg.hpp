@@ -13,8 +13,8 @@ class Svg {
   // `extra`: further attributes, written verbatim (e.g. `stroke-dasharray="4 3"`).
   void rect(double x, double y, double w, double h, const std::string& fill,
             const std::string& extra = "");
-  void line(double x1, double y1, double x2, double y2, const std::string& stroke,
-            double width = 1, const std::string& extra = "");
+  void line(double x1, double y1, double x2, double y2, const std::string& stroke, double width = 1,
+            const std::string& extra = "");
   void polyline(const std::vector<std::pair<double, double>>& points, const std::string& stroke,
                 double width = 1.5);
   void circle(double x, double y, double r, const std::string& fill, double opacity = 1);

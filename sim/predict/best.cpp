@@ -10,9 +10,9 @@
 namespace lw {
 
 const std::vector<std::string>& best_decompositions() {
-  static const std::vector<std::string> names = {
-      "dp", "splitk:2", "splitk:3", "splitk:4", "splitk:6", "splitk:8", "streamk", "cutlass",
-      "two-tile"};
+  static const std::vector<std::string> names = {"dp",       "splitk:2", "splitk:3",
+                                                 "splitk:4", "splitk:6", "splitk:8",
+                                                 "streamk",  "cutlass",  "two-tile"};
   return names;
 }
 
@@ -85,8 +85,8 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
     const SimResult& r = sim.run(plan, model, opt);
     ++best.simulated;
     if (r.deadlock || r.cut_off) continue;
-    const bool better = r.makespan < best.makespan ||
-                        (r.makespan == best.makespan && c.index < best_index);
+    const bool better =
+        r.makespan < best.makespan || (r.makespan == best.makespan && c.index < best_index);
     if (!best.found || better) {
       best = BestChoice{tiles[c.tile], kKernelClusters[c.cluster], name, r.makespan, true,
                         best.simulated};

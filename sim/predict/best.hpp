@@ -38,8 +38,7 @@ struct BestChoice {
 // candidate tile or cluster (CostModel::config_error). `sim` is reused scratch (no allocation per
 // event); thread-compatible: one Simulator per thread.
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
-                       const CostModel& model, const std::vector<TileShape>& tiles,
-                       Simulator& sim);
+                       const CostModel& model, const std::vector<TileShape>& tiles, Simulator& sim);
 
 // The same with a Simulator of its own (convenient for one-off calls).
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,

@@ -1,9 +1,9 @@
 // best_bench: CPU time of choose_best() per shape on ONE core (the figure docs/PERFORMANCE.md
 // records). Usage: best_bench MODEL.json SHAPES.csv [STRIDE] -- every STRIDE-th shape of the file.
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <vector>
 
@@ -47,8 +47,7 @@ int run(int argc, char** argv) {
   int64_t simulated = 0;
   for (size_t i = 0; i < all.size(); i += stride) {
     const double t0 = thread_cpu_s();
-    const auto b =
-        lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, sim);
+    const auto b = lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, sim);
     us.push_back((thread_cpu_s() - t0) * kUsPerS);
     simulated += b.simulated;
   }

@@ -42,8 +42,8 @@ PredictRow predict(const Problem& problem, const std::string& schedule, const Pr
       setup.best_tiles.empty() ? parse_kernel_tiles("") : setup.best_tiles;
   const BestChoice b = choose_best(problem, setup.gpu, setup.reduction, *setup.model, tiles, sim);
   if (!b.found) {  // every candidate deadlocks: report the first one's deadlock
-    PredictRow row = run_one(problem, best_decompositions().front(), tiles.front(), setup, sim,
-                             timeline);
+    PredictRow row =
+        run_one(problem, best_decompositions().front(), tiles.front(), setup, sim, timeline);
     row.schedule = "best";
     return row;
   }

@@ -1,5 +1,6 @@
 // Prediction of one (shape, schedule) under a cost model: plans it with sim/decomp, runs the event
-// simulator, and returns one result row. `best` searches kernel configs x decompositions (best.hpp).
+// simulator, and returns one result row. `best` searches kernel configs x decompositions
+// (best.hpp).
 #pragma once
 #include <string>
 #include <vector>

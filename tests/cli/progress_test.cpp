@@ -1,13 +1,13 @@
 // The shared progress helper: silent under --quiet, plain lines or \r updates otherwise, and safe
 // to advance from several threads.
+#include "sim/cli/progress.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <sstream>
 #include <thread>
 #include <vector>
-
-#include "sim/cli/progress.hpp"
 
 namespace {
 

@@ -1,5 +1,7 @@
 // `best`: the config search picks hand-derived winners, honours the tile filter, rejects tiles the
 // kernels lack, and its early cut-off never changes the answer of an exhaustive search.
+#include "sim/predict/best.hpp"
+
 #include <doctest/doctest.h>
 
 #include <limits>
@@ -9,7 +11,6 @@
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/planners/tile_text.hpp"
 #include "sim/gpu/gpu_spec.hpp"
-#include "sim/predict/best.hpp"
 
 namespace {
 
@@ -47,8 +48,8 @@ TEST_CASE("best picks the tile whose tile count fills exactly one wave") {
 // With the search restricted to 128x128x64: 132 tiles in one wave, 64 + 2 = 66, the bound above.
 TEST_CASE("the tile filter restricts the search") {
   const auto model = unit();
-  const auto b = lw::choose_best(lw::Problem{1408, 1440, 4096}, kH200,
-                                 lw::Reduction::Deterministic, *model, tiles("128x128x64"));
+  const auto b = lw::choose_best(lw::Problem{1408, 1440, 4096}, kH200, lw::Reduction::Deterministic,
+                                 *model, tiles("128x128x64"));
   CHECK(lw::tile_text(b.tile) == "128x128x64");
   CHECK(b.makespan == doctest::Approx(66.0));
   CHECK(b.simulated <= static_cast<int64_t>(lw::best_decompositions().size()));

@@ -60,8 +60,8 @@ std::vector<TileShape> parse_kernel_tiles(const std::string& list) {
   while (std::getline(ss, item, ',')) {
     const TileShape t = parse_tile_text(item);
     if (kernel_tile_index(t) < 0) {
-      throw std::invalid_argument("tile " + item + " is not one the kernels have: " +
-                                  kernel_tiles_text());
+      throw std::invalid_argument("tile " + item +
+                                  " is not one the kernels have: " + kernel_tiles_text());
     }
     tiles.push_back(t);
   }
