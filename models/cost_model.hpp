@@ -45,12 +45,13 @@ class CostModel {
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the
-  // parameter it lacks. Every model costs 1x1 clusters only (the simulator has no cluster term).
+  // parameter it lacks. By default 1x1 only: a cluster's multicast operand sharing changes the
+  // traffic a physical model was fitted on (the `unit` model, with no traffic, takes any).
   virtual std::string config_error(const TileShape& tile, const ClusterShape& cluster) const {
     (void)tile;
     if (cluster.m == 1 && cluster.n == 1) return "";
     return "the cost model has no parameters for cluster " + std::to_string(cluster.m) + "x" +
-           std::to_string(cluster.n) + " (only 1x1)";
+           std::to_string(cluster.n) + " (multicast operand sharing is not modelled)";
   }
   // The tile the parameters were fitted for (a model file's "tile"); models that scale their
   // costs to other tiles scale from it. Default: kDefaultTile.

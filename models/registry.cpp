@@ -9,7 +9,7 @@
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/roofline_model.hpp"
 #include "models/unit/unit_model.hpp"
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {

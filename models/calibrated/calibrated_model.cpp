@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "models/roofline/traffic.hpp"
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
 

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
 
@@ -74,6 +74,7 @@ std::vector<Problem> shapes_from(const po::variables_map& vm) {
 
 TileShape parse_tile(const std::string& text) {
   try {
+    if (std::count(text.begin(), text.end(), 'x') != 2) throw std::invalid_argument("not MxNxK");
     return parse_tile_text(text);
   } catch (const std::invalid_argument&) {
     throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
@@ -85,6 +86,9 @@ void add_plan_options(po::options_description& desc) {
       "tile", po::value<std::string>(),
       "CTA tile MxNxK (default 128x128x64); with --schedule best, a comma list of "
       "kernel tiles to search (default: every tile of sim/decomp/kernel_configs.hpp)")(
+      "cluster", po::value<std::string>(),
+      "CTA cluster MxN (default 1x1); with --schedule best, a comma list of kernel clusters to "
+      "search (default: those the cost model has parameters for)")(
       "reduction", po::value<std::string>()->default_value("deterministic"),
       "deterministic|atomic");
 }
@@ -97,6 +101,30 @@ Reduction reduction_from(const po::variables_map& vm) {
   return parse_reduction(vm["reduction"].as<std::string>());
 }
 
+namespace {
+
+void check_model_config(const CostModel& model, const TileShape& t, const ClusterShape& c) {
+  const std::string err = model.config_error(t, c);
+  if (!err.empty()) {
+    throw std::invalid_argument("tile " + tile_text(t) + " cluster " + cluster_text(c) + ": " + err);
+  }
+}
+
+// --tile / --cluster for the schedules other than best: one value each (any tile; a kernel cluster).
+void single_config(const po::variables_map& vm, PredictSetup& setup) {
+  for (const char* opt : {"tile", "cluster"}) {
+    if (vm.count(opt) && vm[opt].as<std::string>().find(',') != std::string::npos) {
+      throw std::invalid_argument(std::string("--") + opt + " '" + vm[opt].as<std::string>() +
+                                  "' lists several; only --schedule best searches a list");
+    }
+  }
+  setup.tile = tile_from(vm);
+  if (vm.count("cluster")) setup.cluster = parse_kernel_clusters(vm["cluster"].as<std::string>())[0];
+  check_model_config(*setup.model, setup.tile, setup.cluster);
+}
+
+}  // namespace
+
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
                                 const CostModel& model, const std::vector<Problem>& shapes,
                                 const std::vector<std::string>& schedules) {
@@ -104,27 +132,24 @@ PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
   setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
   setup.reduction = reduction_from(vm);
   setup.model = &model;
-  const std::string text = vm.count("tile") ? vm["tile"].as<std::string>() : "";
   const bool has_best = std::find(schedules.begin(), schedules.end(), "best") != schedules.end();
   const bool has_other = std::any_of(schedules.begin(), schedules.end(),
                                      [](const std::string& s) { return s != "best"; });
-  if (has_best) setup.best_tiles = parse_kernel_tiles(text);
   if (has_other) {
-    if (text.find(',') != std::string::npos) {
-      throw std::invalid_argument("--tile '" + text +
-                                  "' lists several tiles; only --schedule best searches a list");
+    single_config(vm, setup);
+    for (const auto& s : shapes) {
+      plan_schedule("dp", s, setup.tile, setup.gpu, setup.reduction, setup.cluster);
     }
-    setup.tile = tile_from(vm);
-    for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
   }
-  for (const auto& t : setup.best_tiles) {
-    const std::string err = model.config_error(t, ClusterShape{});
-    if (!err.empty()) throw std::invalid_argument("tile " + tile_text(t) + ": " + err);
-    for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
-  }
-  if (has_other) {
-    const std::string err = model.config_error(setup.tile, ClusterShape{});
-    if (!err.empty()) throw std::invalid_argument("tile " + tile_text(setup.tile) + ": " + err);
+  if (has_best) {
+    setup.best_tiles = parse_kernel_tiles(vm.count("tile") ? vm["tile"].as<std::string>() : "all");
+    setup.best_clusters = vm.count("cluster")
+                              ? parse_kernel_clusters(vm["cluster"].as<std::string>())
+                              : model_clusters(model);
+    for (const auto& t : setup.best_tiles) {
+      for (const auto& c : setup.best_clusters) check_model_config(model, t, c);
+      for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
+    }
   }
   return setup;
 }

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw::cli {
 

@@ -14,7 +14,8 @@ constexpr int32_t kPriorityLaunch = 1;
 }  // namespace
 
 CostContext Simulator::context() const {
-  return CostContext{opt_.sms, busy_sms_, distinct_rows_, distinct_cols_};
+  return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
+                     distinct_cols_};
 }
 
 // Tracks which tile rows and columns have a segment in flight (the operand working set).
@@ -105,7 +106,7 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   Segment whole;
   whole.k_begin = 0;
   whole.k_end = plan.k_tiles;
-  const CostContext all{opt_.sms, opt_.sms};
+  const CostContext all{opt_.sms * opt_.cluster_size, opt_.sms * opt_.cluster_size};
   result_.ideal = static_cast<double>(plan.tiles) *
                   (model.mac(plan, whole, all) + model.epilogue(plan, whole, all)) /
                   static_cast<double>(opt_.sms);

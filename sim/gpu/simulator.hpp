@@ -22,6 +22,9 @@ struct SimOptions {
   // Stop once simulated time passes this (the run cannot beat a makespan already found):
   // SimResult::cut_off is set and makespan is the time reached. Infinity: run to the end.
   double cutoff = std::numeric_limits<double>::infinity();
+  // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
+  // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
+  int64_t cluster_size = 1;
 };
 
 struct SmStats {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
 
@@ -44,51 +44,77 @@ struct Candidate {
 constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
 
 // Every tile's full MAC loop and epilogue spread over all SMs, all of them busy (SimResult::ideal).
-double ideal_makespan(const Problem& problem, const TileShape& tile, const GpuShape& gpu,
-                      const CostModel& model) {
-  const Plan p = plan_geometry(problem, tile, gpu);
+double ideal_makespan(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
+                      const GpuShape& gpu, const CostModel& model) {
+  const Plan p = plan_schedule("dp", problem, tile, gpu, Reduction::Deterministic, cluster).plan;
+  const SimOptions opt = sim_options_for(gpu, cluster);
   Segment whole;
   whole.k_begin = 0;
   whole.k_end = p.k_tiles;
   const CostContext all{gpu.sms, gpu.sms};
   return static_cast<double>(p.tiles) * (model.mac(p, whole, all) + model.epilogue(p, whole, all)) /
-         static_cast<double>(gpu.sms);
+         static_cast<double>(opt.sms);
 }
 
 }  // namespace
 
+SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
+  SimOptions opt;
+  opt.cluster_size = cluster.m * cluster.n;
+  if (opt.cluster_size == 1) {
+    opt.sms = gpu.sms;
+    opt.ctas_per_sm = gpu.ctas_per_sm;
+  } else {
+    opt.sms = gpu.max_active_clusters > 0 ? gpu.max_active_clusters
+                                          : gpu.sms * gpu.ctas_per_sm / opt.cluster_size;
+    opt.ctas_per_sm = 1;
+  }
+  return opt;
+}
+
+std::vector<ClusterShape> model_clusters(const CostModel& model) {
+  std::vector<ClusterShape> out;
+  for (const ClusterShape& c : kKernelClusters) {
+    if (model.config_error(kDefaultTile, c).empty()) out.push_back(c);
+  }
+  return out;
+}
+
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
                        const CostModel& model, const std::vector<TileShape>& tiles,
-                       Simulator& sim) {
-  if (tiles.empty()) throw std::invalid_argument("best: no candidate tiles");
+                       const std::vector<ClusterShape>& clusters, Simulator& sim) {
+  if (tiles.empty() || clusters.empty()) {
+    throw std::invalid_argument("best: no candidate tiles or clusters");
+  }
+  const size_t nd = best_decompositions().size();
   std::vector<Candidate> order;
   for (size_t t = 0; t < tiles.size(); ++t) {
-    for (size_t c = 0; c < static_cast<size_t>(kKernelClusterCount); ++c) {
-      check_config(model, tiles[t], kKernelClusters[c]);
-      const double ideal = ideal_makespan(problem, tiles[t], gpu, model);
-      for (size_t d = 0; d < best_decompositions().size(); ++d) {
-        const size_t index = (t * kKernelClusterCount + c) * best_decompositions().size() + d;
-        order.push_back(Candidate{t, c, d, index, ideal, kTryFirst[d]});
+    for (size_t c = 0; c < clusters.size(); ++c) {
+      if (!kernel_has_config(tiles[t], clusters[c])) continue;
+      check_config(model, tiles[t], clusters[c]);
+      const double ideal = ideal_makespan(problem, tiles[t], clusters[c], gpu, model);
+      for (size_t d = 0; d < nd; ++d) {
+        order.push_back(Candidate{t, c, d, (t * clusters.size() + c) * nd + d, ideal, kTryFirst[d]});
       }
     }
   }
+  if (order.empty()) throw std::invalid_argument("best: the kernels have none of these configs");
   std::sort(order.begin(), order.end());
   BestChoice best;
   size_t best_index = 0;
-  SimOptions opt;
-  opt.sms = gpu.sms;
-  opt.ctas_per_sm = gpu.ctas_per_sm;
   for (const Candidate& c : order) {
     const std::string& name = best_decompositions()[c.decomposition];
-    const Plan plan = plan_schedule(name, problem, tiles[c.tile], gpu, reduction).plan;
+    const Plan plan =
+        plan_schedule(name, problem, tiles[c.tile], gpu, reduction, clusters[c.cluster]).plan;
+    SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
     opt.cutoff = best.found ? best.makespan : std::numeric_limits<double>::infinity();
     const SimResult& r = sim.run(plan, model, opt);
     ++best.simulated;
     if (r.deadlock || r.cut_off) continue;
-    const bool better =
-        r.makespan < best.makespan || (r.makespan == best.makespan && c.index < best_index);
+    const bool better = r.makespan < best.makespan ||
+                        (r.makespan == best.makespan && c.index < best_index);
     if (!best.found || better) {
-      best = BestChoice{tiles[c.tile], kKernelClusters[c.cluster], name, r.makespan, true,
+      best = BestChoice{tiles[c.tile], clusters[c.cluster], name, r.makespan, true,
                         best.simulated};
       best_index = c.index;
     }
@@ -97,9 +123,10 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
 }
 
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
-                       const CostModel& model, const std::vector<TileShape>& tiles) {
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters) {
   Simulator sim;
-  return choose_best(problem, gpu, reduction, model, tiles, sim);
+  return choose_best(problem, gpu, reduction, model, tiles, clusters, sim);
 }
 
 }  // namespace lw

@@ -1,4 +1,4 @@
-// `best`: the simulator's own pick. Simulates every kernel config (tile x cluster from
+// `best`: the simulator's own pick. Simulates every kernel config (tile x cluster of
 // sim/decomp/kernel_configs.hpp, optionally filtered) x every decomposition of
 // best_decompositions() under a cost model and keeps the fastest. lastwave-bench calls
 // choose_best() in-process for `--decomposition auto`.
@@ -28,20 +28,28 @@ struct BestChoice {
 };
 
 // Fastest (tile, cluster, decomposition) for `problem` on `gpu` under `model`.
-//   tiles:  candidates, each one of kKernelTiles (parse_kernel_tiles("") = all of them);
-//   every cluster of kKernelClusters is tried with every tile.
-// Ties go to the earlier candidate in (tiles order, kKernelClusters order, best_decompositions()
-// order). Exact: likely winners are simulated first and a candidate is abandoned only once its
-// simulated time passes the best makespan found so far (SimOptions::cutoff), so the result equals
-// an exhaustive search.
-// Throws std::invalid_argument (one line) for a bad shape or when `model` lacks parameters for a
-// candidate tile or cluster (CostModel::config_error). `sim` is reused scratch (no allocation per
-// event); thread-compatible: one Simulator per thread.
+//   tiles, clusters: candidates (kKernelTiles / kKernelClusters entries); every pair the kernels
+//   have (kernel_has_config) is tried, the others are skipped.
+// Ties go to the earlier candidate in (tiles, clusters, best_decompositions()) order. Exact: likely
+// winners are simulated first and a candidate is abandoned only once its simulated time passes the
+// best makespan found so far (SimOptions::cutoff), so the result equals an exhaustive search.
+// Throws std::invalid_argument (one line) for a bad shape, an empty list, or when `model` lacks
+// parameters for a candidate config (CostModel::config_error; model_clusters() lists those it
+// has). `sim` is reused scratch (no allocation per event): one Simulator per thread.
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
-                       const CostModel& model, const std::vector<TileShape>& tiles, Simulator& sim);
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters, Simulator& sim);
 
 // The same with a Simulator of its own (convenient for one-off calls).
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
-                       const CostModel& model, const std::vector<TileShape>& tiles);
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters);
+
+// The kernel clusters `model` has parameters for (`best`'s default cluster list).
+std::vector<ClusterShape> model_clusters(const CostModel& model);
+
+// Simulator options for plans of `cluster` on `gpu`: cluster slots (gpu.max_active_clusters, or
+// sms x ctas_per_sm / cluster size) and the cluster size, as plan_schedule plans them.
+SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster);
 
 }  // namespace lw

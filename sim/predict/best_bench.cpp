@@ -1,14 +1,15 @@
 // best_bench: CPU time of choose_best() per shape on ONE core (the figure docs/PERFORMANCE.md
-// records). Usage: best_bench MODEL.json SHAPES.csv [STRIDE] -- every STRIDE-th shape of the file.
+// records). Usage: best_bench MODEL.json|MODEL SHAPES.csv [STRIDE]: every STRIDE-th shape.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "models/registry.hpp"
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/predict/best.hpp"
 #include "sim/util/atomic_file.hpp"
@@ -33,30 +34,34 @@ double percentile(std::vector<double> v, double q) {
 
 int run(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: best_bench MODEL.json SHAPES.csv [STRIDE]\n");
+    std::fprintf(stderr, "usage: best_bench MODEL.json|MODEL SHAPES.csv [STRIDE]\n");
     return 2;
   }
   const lw::GpuSpec gpu = lw::gpu_preset("h200");
-  const auto model = lw::make_model_from_file(lw::user_path(argv[1]), {}, gpu);
+  const std::string name = argv[1];
+  const bool file = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+  const auto model = file ? lw::make_model_from_file(lw::user_path(name), {}, gpu)
+                          : lw::make_model(name, {}, gpu);
   const auto all = lw::read_shapes_csv(lw::user_path(argv[2]));
   const size_t stride = argc > 3 ? static_cast<size_t>(std::max(1, std::atoi(argv[3]))) : 1;
-  const auto tiles = lw::parse_kernel_tiles("");
+  const auto tiles = lw::parse_kernel_tiles("all");
+  const auto clusters = lw::model_clusters(*model);
   const lw::GpuShape shape{gpu.sms, gpu.ctas_per_sm};
   lw::Simulator sim;
   std::vector<double> us;
   int64_t simulated = 0;
   for (size_t i = 0; i < all.size(); i += stride) {
     const double t0 = thread_cpu_s();
-    const auto b = lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, sim);
+    const auto b = lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, clusters, sim);
     us.push_back((thread_cpu_s() - t0) * kUsPerS);
     simulated += b.simulated;
   }
   double total = 0;
   for (double u : us) total += u;
   std::printf(
-      "%zu shapes x %d tiles x %d clusters x %zu decompositions (%lld simulated), one thread\n"
+      "%zu shapes x %d tiles x %zu clusters x %zu decompositions (%lld simulated), one thread\n"
       "CPU time per shape: mean %.0f us, median %.0f us, p95 %.0f us, max %.0f us\n",
-      us.size(), lw::kKernelTileCount, lw::kKernelClusterCount, lw::best_decompositions().size(),
+      us.size(), lw::kKernelTileCount, clusters.size(), lw::best_decompositions().size(),
       static_cast<long long>(simulated), total / static_cast<double>(us.size()),
       percentile(us, 0.5), percentile(us, kP95), percentile(us, 1.0));
   return 0;

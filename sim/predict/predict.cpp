@@ -2,20 +2,19 @@
 #include "sim/predict/predict.hpp"
 
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/decomp/planners/tile_text.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
 
 namespace {
 
 PredictRow run_one(const Problem& problem, const std::string& schedule, const TileShape& tile,
-                   const PredictSetup& setup, Simulator& sim,
+                   const ClusterShape& cluster, const PredictSetup& setup, Simulator& sim,
                    std::vector<SegmentRecord>* timeline) {
-  const Planned planned = plan_schedule(schedule, problem, tile, setup.gpu, setup.reduction);
+  const Planned planned =
+      plan_schedule(schedule, problem, tile, setup.gpu, setup.reduction, cluster);
   const Plan& p = planned.plan;
-  SimOptions opt;
-  opt.sms = setup.gpu.sms;
-  opt.ctas_per_sm = setup.gpu.ctas_per_sm;
+  SimOptions opt = sim_options_for(setup.gpu, cluster);
   opt.record_timeline = timeline != nullptr;
   const SimResult& r = sim.run(p, *setup.model, opt);
   PredictRow row;
@@ -24,6 +23,7 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
   row.sms = setup.gpu.sms;
   row.schedule = schedule;
   row.tile = tile;
+  row.cluster = cluster;
   row.makespan = r.makespan;
   row.ideal = r.ideal;
   row.efficiency = r.efficiency;
@@ -37,19 +37,23 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
 
 PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
                    Simulator& sim, std::vector<SegmentRecord>* timeline) {
-  if (schedule != "best") return run_one(problem, schedule, setup.tile, setup, sim, timeline);
+  if (schedule != "best") {
+    return run_one(problem, schedule, setup.tile, setup.cluster, setup, sim, timeline);
+  }
   const std::vector<TileShape> tiles =
-      setup.best_tiles.empty() ? parse_kernel_tiles("") : setup.best_tiles;
-  const BestChoice b = choose_best(problem, setup.gpu, setup.reduction, *setup.model, tiles, sim);
+      setup.best_tiles.empty() ? parse_kernel_tiles("all") : setup.best_tiles;
+  const std::vector<ClusterShape> clusters =
+      setup.best_clusters.empty() ? model_clusters(*setup.model) : setup.best_clusters;
+  const BestChoice b =
+      choose_best(problem, setup.gpu, setup.reduction, *setup.model, tiles, clusters, sim);
   if (!b.found) {  // every candidate deadlocks: report the first one's deadlock
-    PredictRow row =
-        run_one(problem, best_decompositions().front(), tiles.front(), setup, sim, timeline);
+    PredictRow row = run_one(problem, best_decompositions().front(), tiles.front(),
+                             clusters.front(), setup, sim, timeline);
     row.schedule = "best";
     return row;
   }
-  PredictRow row = run_one(problem, b.schedule, b.tile, setup, sim, timeline);
+  PredictRow row = run_one(problem, b.schedule, b.tile, b.cluster, setup, sim, timeline);
   row.choice = b.schedule;
-  row.cluster = b.cluster;
   row.schedule = "best";
   return row;
 }

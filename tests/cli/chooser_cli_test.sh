@@ -26,10 +26,10 @@ expect_error() {  # expect_error PATTERN ARGS...: rc 2, one line naming the prob
   [[ $rc -eq 2 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q -- "$pattern" "$tmp/err" ||
     { echo "FAIL: lastwave $* -> rc=$rc: $(cat "$tmp/err")"; exit 1; }
 }
-expect_error "tile 100x100x64 is not one the kernels have: 64x128x64" \
+expect_error "tile 100x100x64 is not one the kernels have (64x128x64" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 100x100x64
 expect_error "bad tile '128x1x'" predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 128x1x
-expect_error "only --schedule best searches a list" \
+expect_error "lists several; only --schedule best searches a list" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule dp --tile 128x128x64,128x256x64
 expect_error "unknown --plot-kind" compare --sms 132 --m 128 --n 128 --k 128 --plot "$tmp/x.svg" --plot-kind pie
 
@@ -46,3 +46,6 @@ head -1 "$tmp/cmp.csv" | grep -q '^m,n,k,sms,winner,makespan_dp,makespan_streamk
 "$lastwave" plot --from "$tmp/cmp.csv" --plot "$tmp/cdf.svg" --plot-kind cdf
 [[ $(grep -c '<polyline' "$tmp/cdf.svg") -eq 2 ]]  # dp and streamk (best is the reference)
 tail -1 "$tmp/cdf.svg" | grep -qx '</svg>'
+# The physical models have no cluster parameters: asking for a 2x1 cluster is a one-line error.
+expect_error "has no parameters for cluster 2x1" \
+  predict --gpu h200 --m 128 --n 128 --k 128 --schedule best --model roofline --cluster 2x1
