@@ -8,12 +8,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 model=configs/models/h200-bf16-128x128x64-wgmma.json
 schedules=dp,splitk:2,splitk:4,streamk,cutlass,two-tile,best
-lw() { tools/lastwave.sh "$@"; }
+lw() { "${LASTWAVE:-tools/lastwave.sh}" "$@"; }
 
 # name | shapes file | title of the corpus
 corpora=(
-  "corpus|configs/shapes/streamk-paper-32824.csv|32,824 shapes log-sampled in [128, 8192]^3"
-  "llm|configs/shapes/llm-projections.csv|Llama-3 8B/70B projections, M = 1..16384 tokens"
+  "corpus|configs/shapes/streamk-paper-32824.csv|paper-style corpus, log-sampled in [128, 8192]^3"
+  "llm|configs/shapes/llm-projections.csv|Llama-3 8B/70B projections"
 )
 
 mkdir -p docs/data docs/plots
@@ -24,7 +24,7 @@ for entry in "${corpora[@]}"; do
     lw compare --gpu h200 --model "$model" --shapes "$shapes" --schedule "$schedules" \
       --format csv --out "$csv"
   fi
-  sub="$title; H200 (132 SMs), fitted wgmma model"
+  sub="$title; H200, fitted wgmma model"
   lw plot --from "$csv" --plot "docs/plots/$name-winner-heatmap.svg" --plot-kind heatmap \
     --plot-title "Winning decomposition under 'best' (14 tiles x 9 decompositions)" \
     --plot-subtitle "$sub"
@@ -37,5 +37,5 @@ done
 lw plot --from docs/data/compare-corpus-h200-wgmma.csv --plot docs/plots/corpus-winner-heatmap-k4096.svg \
   --plot-kind heatmap --plot-k 2896:5793 \
   --plot-title "Winning decomposition under 'best', K ~ 4096" \
-  --plot-subtitle "32,824-shape corpus, K in one octave around 4096; H200 (132 SMs), fitted wgmma model"
+  --plot-subtitle "paper-style corpus; H200, fitted wgmma model"
 echo "tools/plots.sh: wrote docs/plots/*.svg"

@@ -7,8 +7,8 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
-#include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/predict/predict.hpp"
 #include "sim/trace/trace_json.hpp"
 #include "sim/util/atomic_file.hpp"

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
 
@@ -106,11 +106,13 @@ namespace {
 void check_model_config(const CostModel& model, const TileShape& t, const ClusterShape& c) {
   const std::string err = model.config_error(t, c);
   if (!err.empty()) {
-    throw std::invalid_argument("tile " + tile_text(t) + " cluster " + cluster_text(c) + ": " + err);
+    throw std::invalid_argument("tile " + tile_text(t) + " cluster " + cluster_text(c) + ": " +
+                                err);
   }
 }
 
-// --tile / --cluster for the schedules other than best: one value each (any tile; a kernel cluster).
+// --tile / --cluster for the schedules other than best: one value each (any tile; a kernel
+// cluster).
 void single_config(const po::variables_map& vm, PredictSetup& setup) {
   for (const char* opt : {"tile", "cluster"}) {
     if (vm.count(opt) && vm[opt].as<std::string>().find(',') != std::string::npos) {
@@ -119,7 +121,8 @@ void single_config(const po::variables_map& vm, PredictSetup& setup) {
     }
   }
   setup.tile = tile_from(vm);
-  if (vm.count("cluster")) setup.cluster = parse_kernel_clusters(vm["cluster"].as<std::string>())[0];
+  if (vm.count("cluster"))
+    setup.cluster = parse_kernel_clusters(vm["cluster"].as<std::string>())[0];
   check_model_config(*setup.model, setup.tile, setup.cluster);
 }
 

@@ -35,6 +35,24 @@ std::string winner_label(const CompareTable& t, size_t i, const std::string& mod
   return t.schedules[static_cast<size_t>(t.winner[i])];
 }
 
+// One colour per decomposition in every plot: dp blue, the split-K family an orange ramp by split
+// count, the Stream-K family greens and purples.
+const std::vector<std::pair<std::string, std::string>>& decomposition_colours() {
+  static const std::vector<std::pair<std::string, std::string>> c = {
+      {"dp", "#4e79a7"},       {"splitk:2", "#fdae6b"}, {"splitk:3", "#fd8d3c"},
+      {"splitk:4", "#f16913"}, {"splitk:6", "#d94801"}, {"splitk:8", "#8c2d04"},
+      {"streamk", "#59a14f"},  {"cutlass", "#b07aa1"},  {"two-tile", "#8cd17d"}};
+  return c;
+}
+
+// The decomposition's fixed colour, or "" (the plot picks one).
+std::string colour_of(const std::string& name) {
+  for (const auto& [n, c] : decomposition_colours()) {
+    if (n == name) return c;
+  }
+  return "";
+}
+
 plot::Svg heatmap(const CompareTable& t, const PlotRequest& r) {
   const int dp = t.index_of("dp");
   if (dp < 0) throw std::invalid_argument("--plot-kind heatmap needs a dp column");
@@ -54,29 +72,29 @@ plot::Svg heatmap(const CompareTable& t, const PlotRequest& r) {
   const std::string band =
       r.k_lo > 0 ? "K in [" + std::to_string(r.k_lo) + ", " + std::to_string(r.k_hi) + "]"
                  : "all K";
-  return plot::heatmap_svg(
-      pts, plot::HeatmapSpec{r.title.empty() ? "Winning " + r.winner + " over (M, N)" : r.title,
-                             (r.subtitle.empty() ? "" : r.subtitle + ", ") + band + ", " +
-                                 std::to_string(pts.size()) + " shapes, " + std::to_string(t.sms) +
-                                 " SMs"});
+  plot::HeatmapSpec spec;
+  spec.title = r.title.empty() ? "Winning " + r.winner + " over (M, N)" : r.title;
+  spec.subtitle = (r.subtitle.empty() ? "" : r.subtitle + "; ") + band + ", " +
+                  std::to_string(pts.size()) + " shapes, " + std::to_string(t.sms) + " SMs";
+  if (r.winner == "decomposition") spec.colours = decomposition_colours();
+  return plot::heatmap_svg(pts, spec);
 }
 
 plot::Svg cdf(const CompareTable& t, const PlotRequest& r) {
   std::vector<plot::CdfSeries> series;
   for (size_t j = 0; j < t.schedules.size(); ++j) {
     if (t.schedules[j] == "best") continue;
-    plot::CdfSeries s{t.schedules[j], {}};
+    plot::CdfSeries s{t.schedules[j], {}, colour_of(t.schedules[j])};
     for (size_t i = 0; i < t.shapes.size(); ++i) {
       const double v = t.at(i, j);
       if (!std::isnan(v) && t.winner[i] >= 0) s.values.push_back(best_of(t, i) / v);
     }
     series.push_back(std::move(s));
   }
-  const std::string ref =
-      t.index_of("best") >= 0 ? "best (simulator's pick)" : "the fastest listed";
+  const std::string ref = t.index_of("best") >= 0 ? "best" : "the fastest listed";
   return plot::cdf_svg(series,
                        plot::CdfSpec{r.title.empty() ? "Efficiency of each heuristic" : r.title,
-                                     (r.subtitle.empty() ? "" : r.subtitle + ", ") +
+                                     (r.subtitle.empty() ? "" : r.subtitle + "; ") +
                                          std::to_string(t.shapes.size()) + " shapes, " +
                                          std::to_string(t.sms) + " SMs; 1 = as fast as " + ref});
 }

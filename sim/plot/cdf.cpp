@@ -59,14 +59,15 @@ Svg cdf_svg(const std::vector<CdfSeries>& series, const CdfSpec& spec) {
   for (size_t i = 0; i < series.size(); ++i) {
     std::vector<double> v = series[i].values;
     std::sort(v.begin(), v.end());
-    if (!v.empty()) svg.polyline(steps(v, x, y), palette(i), 2);
+    const std::string colour = series[i].colour.empty() ? palette(i) : series[i].colour;
+    if (!v.empty()) svg.polyline(steps(v, x, y), colour, 2);
     const double median = v.empty() ? 0 : v[v.size() / 2];
     const auto within = v.end() - std::lower_bound(v.begin(), v.end(), kWithin);
     char stats[96];
     std::snprintf(stats, sizeof stats, ": median %.2f, %.0f%% within 1%%", median,
                   v.empty() ? 0.0 : 100.0 * double(within) / double(v.size()));
     labels.push_back(series[i].name + stats);
-    colours.push_back(palette(i));
+    colours.push_back(colour);
   }
   svg.text(kLegendX, kTop + 4, "heuristic", 13, "start", "font-weight=\"bold\"");
   draw_legend(svg, kLegendX, kTop + 14, labels, colours, true);

@@ -12,6 +12,7 @@ namespace lw::plot {
 struct CdfSeries {
   std::string name;
   std::vector<double> values;  // efficiency per shape, in (0, 1]
+  std::string colour;          // "" = the palette's, by position
 };
 
 struct CdfSpec {

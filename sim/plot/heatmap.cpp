@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include "sim/plot/axes.hpp"
@@ -16,9 +17,9 @@ constexpr double kLeft = 90, kTop = 70, kSide = 600;  // square plot area
 constexpr double kLegendX = kLeft + kSide + 30;
 constexpr double kMinLabelCell = 22;  // cells smaller than this get no speedup label
 constexpr double kLabelFont = 12;
-constexpr double kMinShade = 0.45;  // fill opacity of a cell whose speedup is 1
 constexpr const char* kEmpty = "#f4f4f4";
 constexpr const char* kOther = "other";
+constexpr double kDarkLuminance = 110;  // of 255: below this, labels are white
 constexpr const char* kOtherColour = "#bab0ac";
 constexpr size_t kMaxTicks = 14;
 
@@ -73,6 +74,27 @@ std::string mode_of(const Cell& c) {
   return best;
 }
 
+// Winners with a fixed colour first, in the spec's order; then the others by frequency.
+std::vector<std::string> legend_order(const std::vector<std::string>& by_count,
+                                      const HeatmapSpec& spec) {
+  std::vector<std::string> out;
+  for (const auto& [name, c] : spec.colours) {
+    if (std::find(by_count.begin(), by_count.end(), name) != by_count.end()) out.push_back(name);
+  }
+  for (const auto& n : by_count) {
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
+// True when "#rrggbb" is dark enough that a label on it should be white (relative luminance).
+bool dark(const std::string& hex) {
+  if (hex.size() != 7 || hex[0] != '#') return false;
+  const long v = std::strtol(hex.c_str() + 1, nullptr, 16);
+  const double r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < kDarkLuminance;
+}
+
 // Keeps the kPaletteSize - 1 most frequent winners; the rest become "other" (one grey colour).
 std::vector<HeatPoint> fold_rare_winners(std::vector<HeatPoint> points) {
   const auto names = winners_by_count(points);
@@ -96,7 +118,7 @@ Svg heatmap_svg(const std::vector<HeatPoint>& all_points, const HeatmapSpec& spe
     svg.text(kLeft + kSide / 2, kTop + kSide / 2, "no shapes", 16, "middle");
     return svg;
   }
-  double m_lo = points[0].m, m_hi = m_lo, n_lo = points[0].n, n_hi = n_lo, max_log = 0;
+  double m_lo = points[0].m, m_hi = m_lo, n_lo = points[0].n, n_hi = n_lo;
   for (const auto& p : points) {
     m_lo = std::min(m_lo, p.m), m_hi = std::max(m_hi, p.m);
     n_lo = std::min(n_lo, p.n), n_hi = std::max(n_hi, p.n);
@@ -109,12 +131,12 @@ Svg heatmap_svg(const std::vector<HeatPoint>& all_points, const HeatmapSpec& spe
     c.log_speedup += std::log(std::max(p.speedup, 1e-9));
     ++c.shapes;
   }
-  for (const auto& c : cells) {
-    if (c.shapes) max_log = std::max(max_log, c.log_speedup / c.shapes);
-  }
-  const auto names = winners_by_count(points);
+  const auto names = legend_order(winners_by_count(points), spec);
   auto colour = [&](const std::string& w) {
     if (w == kOther) return std::string(kOtherColour);
+    for (const auto& [name, c] : spec.colours) {
+      if (name == w) return c;
+    }
     return palette(static_cast<size_t>(std::find(names.begin(), names.end(), w) - names.begin()));
   };
   // x: N, y: M (M grows upward), both log2.
@@ -129,29 +151,34 @@ Svg heatmap_svg(const std::vector<HeatPoint>& all_points, const HeatmapSpec& spe
       const Cell& c = cells[static_cast<size_t>(i * bn.count + j)];
       if (!c.shapes) continue;
       const double geo = c.log_speedup / c.shapes;
-      const double shade = max_log > 0 ? kMinShade + (1 - kMinShade) * geo / max_log : 1.0;
       const double px = kLeft + j * cw, py = kTop + kSide - (i + 1) * ch;
       svg.rect(px, py, cw, ch, colour(mode_of(c)),
-               "class=\"cell\" fill-opacity=\"" + num(std::max(kMinShade, shade)) +
-                   "\" stroke=\"white\" stroke-width=\"1\"");
+               "class=\"cell\" stroke=\"white\" stroke-width=\"1\"");
       if (std::min(cw, ch) >= kMinLabelCell) {
+        const std::string fill = dark(colour(mode_of(c))) ? "white" : "#111";
         svg.text(px + cw / 2, py + ch / 2 + kLabelFont / 3, num(std::exp(geo)), kLabelFont,
-                 "middle", "fill=\"#111\"");
+                 "middle", "fill=\"" + fill + "\"");
       }
     }
   }
   const auto pow2 = [](double v) { return extent_label(v); };
   draw_x_axis(svg, x, y, pow2_ticks(x, kMaxTicks), AxisStyle{"N (log scale)", pow2, false});
   draw_y_axis(svg, x, y, pow2_ticks(y, kMaxTicks), AxisStyle{"M (log scale)", pow2, false});
-  std::vector<std::string> colours;
-  for (const auto& n : names) colours.push_back(colour(n));
+  std::vector<std::string> shown, colours;  // the legend lists the winners that colour a cell
+  for (const auto& n : names) {
+    const bool used = std::any_of(cells.begin(), cells.end(),
+                                  [&](const Cell& c) { return c.shapes && mode_of(c) == n; });
+    if (!used) continue;
+    shown.push_back(n);
+    colours.push_back(colour(n));
+  }
   svg.text(kLegendX, kTop + 4, "winner (most shapes in cell)", 13, "start", "font-weight=\"bold\"");
-  draw_legend(svg, kLegendX, kTop + 14, names, colours, false);
-  const double note_y = kTop + 14 + 18.0 * static_cast<double>(names.size()) + 24;
-  svg.text(kLegendX, note_y, "label: geomean over the cell's", 12);
-  svg.text(kLegendX, note_y + 16, "shapes of dp time / winner time", 12);
-  svg.text(kLegendX, note_y + 32, "(dp at the compared tile);", 12);
-  svg.text(kLegendX, note_y + 48, "darker = larger speedup", 12);
+  draw_legend(svg, kLegendX, kTop + 14, shown, colours, false);
+  const double note_y = kTop + 14 + 18.0 * static_cast<double>(shown.size()) + 24;
+  svg.text(kLegendX, note_y, "label: speedup over dp, the", 12);
+  svg.text(kLegendX, note_y + 16, "geomean over the cell's shapes", 12);
+  svg.text(kLegendX, note_y + 32, "of dp time / winner time", 12);
+  svg.text(kLegendX, note_y + 48, "(dp at the compared tile)", 12);
   return svg;
 }
 

@@ -1,6 +1,6 @@
 // Winner heatmap (paper style): shapes binned on log-spaced (M, N) cells; a cell's colour is the
-// decomposition/config that wins most of its shapes, its label (and shade) the geometric-mean
-// speedup of the per-shape winner over the dp baseline.
+// decomposition/config that wins most of its shapes, its label the geometric-mean speedup of the
+// per-shape winner over the dp baseline.
 #pragma once
 #include <string>
 #include <vector>
@@ -18,6 +18,9 @@ struct HeatPoint {
 struct HeatmapSpec {
   std::string title;
   std::string subtitle;  // e.g. the K band and model
+  // Fixed colours for known winners (same colour in every plot); others get palette colours by
+  // frequency.
+  std::vector<std::pair<std::string, std::string>> colours;
 };
 
 // Bins: powers of two from the smallest to the largest extent on each axis, split into two bins

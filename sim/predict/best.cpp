@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 
 namespace lw {
 
@@ -94,7 +94,8 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
       check_config(model, tiles[t], clusters[c]);
       const double ideal = ideal_makespan(problem, tiles[t], clusters[c], gpu, model);
       for (size_t d = 0; d < nd; ++d) {
-        order.push_back(Candidate{t, c, d, (t * clusters.size() + c) * nd + d, ideal, kTryFirst[d]});
+        order.push_back(
+            Candidate{t, c, d, (t * clusters.size() + c) * nd + d, ideal, kTryFirst[d]});
       }
     }
   }
@@ -111,11 +112,10 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
     const SimResult& r = sim.run(plan, model, opt);
     ++best.simulated;
     if (r.deadlock || r.cut_off) continue;
-    const bool better = r.makespan < best.makespan ||
-                        (r.makespan == best.makespan && c.index < best_index);
+    const bool better =
+        r.makespan < best.makespan || (r.makespan == best.makespan && c.index < best_index);
     if (!best.found || better) {
-      best = BestChoice{tiles[c.tile], clusters[c.cluster], name, r.makespan, true,
-                        best.simulated};
+      best = BestChoice{tiles[c.tile], clusters[c.cluster], name, r.makespan, true, best.simulated};
       best_index = c.index;
     }
   }

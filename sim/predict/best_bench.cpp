@@ -40,8 +40,8 @@ int run(int argc, char** argv) {
   const lw::GpuSpec gpu = lw::gpu_preset("h200");
   const std::string name = argv[1];
   const bool file = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-  const auto model = file ? lw::make_model_from_file(lw::user_path(name), {}, gpu)
-                          : lw::make_model(name, {}, gpu);
+  const auto model =
+      file ? lw::make_model_from_file(lw::user_path(name), {}, gpu) : lw::make_model(name, {}, gpu);
   const auto all = lw::read_shapes_csv(lw::user_path(argv[2]));
   const size_t stride = argc > 3 ? static_cast<size_t>(std::max(1, std::atoi(argv[3]))) : 1;
   const auto tiles = lw::parse_kernel_tiles("all");
@@ -52,7 +52,8 @@ int run(int argc, char** argv) {
   int64_t simulated = 0;
   for (size_t i = 0; i < all.size(); i += stride) {
     const double t0 = thread_cpu_s();
-    const auto b = lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, clusters, sim);
+    const auto b =
+        lw::choose_best(all[i], shape, lw::Reduction::Deterministic, *model, tiles, clusters, sim);
     us.push_back((thread_cpu_s() - t0) * kUsPerS);
     simulated += b.simulated;
   }

@@ -1,8 +1,8 @@
 // predict(): plan + simulate one (shape, schedule); best-of selection; the seed's split-K formula.
 #include "sim/predict/predict.hpp"
 
-#include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 
 namespace lw {
 

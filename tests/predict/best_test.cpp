@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "models/registry.hpp"
-#include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 
 namespace {
@@ -22,7 +22,7 @@ std::vector<lw::TileShape> tiles(const std::string& list) { return lw::parse_ker
 
 const std::vector<lw::ClusterShape> k1x1 = {lw::ClusterShape{1, 1}};
 const std::vector<lw::ClusterShape> kAllClusters(std::begin(lw::kKernelClusters),
-                                                std::end(lw::kKernelClusters));
+                                                 std::end(lw::kKernelClusters));
 
 }  // namespace
 
@@ -41,10 +41,9 @@ const std::vector<lw::ClusterShape> kAllClusters(std::begin(lw::kKernelClusters)
 // bound holds for every cluster, and 1x1 comes first in the kernels' cluster order.
 TEST_CASE("best picks the tile whose tile count fills exactly one wave") {
   const auto model = unit();
-  const auto b =
-      lw::choose_best(lw::Problem{1408, 1440, 4096}, kH200, lw::Reduction::Deterministic, *model,
-                      tiles("64x128x64,64x256x64,128x96x64,128x112x64,128x120x64,128x128x64"),
-                      kAllClusters);
+  const auto b = lw::choose_best(
+      lw::Problem{1408, 1440, 4096}, kH200, lw::Reduction::Deterministic, *model,
+      tiles("64x128x64,64x256x64,128x96x64,128x112x64,128x120x64,128x128x64"), kAllClusters);
   REQUIRE(b.found);
   CHECK(lw::tile_text(b.tile) == "128x120x64");
   CHECK(b.schedule == "dp");
@@ -122,8 +121,8 @@ TEST_CASE("a cluster plan is simulated on cluster slots") {
   CHECK(opt.sms == 66);
   CHECK(opt.cluster_size == 2);
   lw::Simulator sim;
-  const auto plan = lw::plan_schedule("dp", p, {128, 128, 64}, kH200,
-                                      lw::Reduction::Deterministic, lw::ClusterShape{2, 1})
+  const auto plan = lw::plan_schedule("dp", p, {128, 128, 64}, kH200, lw::Reduction::Deterministic,
+                                      lw::ClusterShape{2, 1})
                         .plan;
   CHECK(sim.run(plan, *model, opt).makespan == doctest::Approx(528.0));
   CHECK(b.makespan <= 528.0);
@@ -146,8 +145,7 @@ TEST_CASE("choose_best equals an exhaustive search") {
         if (!r.deadlock) exhaustive = std::min(exhaustive, r.makespan);
       }
     }
-    const auto b =
-        lw::choose_best(p, kH200, lw::Reduction::Deterministic, *model, all, k1x1, sim);
+    const auto b = lw::choose_best(p, kH200, lw::Reduction::Deterministic, *model, all, k1x1, sim);
     CHECK(b.makespan == exhaustive);
   }
 }
