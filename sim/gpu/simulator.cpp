@@ -111,13 +111,17 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
                   (model.mac(plan, whole, all) + model.epilogue(plan, whole, all)) /
                   static_cast<double>(opt_.sms);
   result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
-  result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
-  const double slots = static_cast<double>(opt_.ctas_per_sm);
-  for (int64_t s = 0; s < opt_.sms; ++s) {
-    SmStats& st = result_.sm_stats[s];
-    st.busy = sm_busy_[s] / slots;
-    st.wait = sm_wait_[s] / slots;
-    st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+  if (opt_.sm_stats) {
+    result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
+    const double slots = static_cast<double>(opt_.ctas_per_sm);
+    for (int64_t s = 0; s < opt_.sms; ++s) {
+      SmStats& st = result_.sm_stats[s];
+      st.busy = sm_busy_[s] / slots;
+      st.wait = sm_wait_[s] / slots;
+      st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+    }
+  } else {
+    result_.sm_stats.clear();
   }
   return result_;
 }

@@ -25,6 +25,7 @@ struct SimOptions {
   // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
   // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
   int64_t cluster_size = 1;
+  bool sm_stats = true;  // fill SimResult::sm_stats (a search that needs only makespans skips it)
 };
 
 struct SmStats {

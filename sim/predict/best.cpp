@@ -56,6 +56,33 @@ double ideal_makespan(const Problem& problem, const TileShape& tile, const Clust
          static_cast<double>(opt.sms);
 }
 
+// Field-by-field plan equality: decompositions often coincide (two-tile is Stream-K below two
+// waves of tiles, cutlass often picks dp), and an identical plan simulates identically.
+bool same_plan(const Plan& a, const Plan& b) {
+  static_assert(sizeof(Plan) == 200, "Plan changed: compare the new field here");
+  auto dims = [](const auto& x, const auto& y) { return x.m == y.m && x.n == y.n; };
+  return dims(a.problem, b.problem) && a.problem.k == b.problem.k && same_tile(a.tile, b.tile) &&
+         dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m && a.tiles_n == b.tiles_n &&
+         a.tiles == b.tiles && a.k_tiles == b.k_tiles && a.raster == b.raster &&
+         a.grid == b.grid && a.work_units == b.work_units && a.persistent == b.persistent &&
+         a.split_mode == b.split_mode && a.split_tiles == b.split_tiles &&
+         a.split_units == b.split_units && a.splits == b.splits && a.groups == b.groups &&
+         a.big_groups == b.big_groups && a.min_piece == b.min_piece && a.walk == b.walk &&
+         a.owner == b.owner && a.storage == b.storage &&
+         a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
+}
+
+bool same_config(const Plan& a, const Plan& b) {
+  return same_tile(a.tile, b.tile) && a.cluster.m == b.cluster.m && a.cluster.n == b.cluster.n;
+}
+
+// A plan already simulated in this search: it cannot win if it was cut off or deadlocked.
+struct Simulated {
+  Plan plan;
+  bool can_win;
+  double makespan;
+};
+
 }  // namespace
 
 SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
@@ -103,19 +130,31 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
   std::sort(order.begin(), order.end());
   BestChoice best;
   size_t best_index = 0;
+  std::vector<Simulated> seen;  // plans of the current config (a config's candidates are adjacent)
   for (const Candidate& c : order) {
     const std::string& name = best_decompositions()[c.decomposition];
     const Plan plan =
         plan_schedule(name, problem, tiles[c.tile], gpu, reduction, clusters[c.cluster]).plan;
-    SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
-    opt.cutoff = best.found ? best.makespan : std::numeric_limits<double>::infinity();
-    const SimResult& r = sim.run(plan, model, opt);
-    ++best.simulated;
-    if (r.deadlock || r.cut_off) continue;
+    if (!seen.empty() && !same_config(seen[0].plan, plan)) seen.clear();
+    const auto dup = std::find_if(seen.begin(), seen.end(),
+                                  [&](const Simulated& s) { return same_plan(s.plan, plan); });
+    Simulated now = dup != seen.end() ? *dup : Simulated{plan, false, 0};
+    if (dup == seen.end()) {
+      SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+      opt.cutoff = best.found ? best.makespan : std::numeric_limits<double>::infinity();
+      opt.sm_stats = false;
+      const SimResult& r = sim.run(plan, model, opt);
+      ++best.simulated;
+      now.can_win = !r.deadlock && !r.cut_off;
+      now.makespan = r.makespan;
+      seen.push_back(now);
+    }
+    if (!now.can_win) continue;
     const bool better =
-        r.makespan < best.makespan || (r.makespan == best.makespan && c.index < best_index);
+        now.makespan < best.makespan || (now.makespan == best.makespan && c.index < best_index);
     if (!best.found || better) {
-      best = BestChoice{tiles[c.tile], clusters[c.cluster], name, r.makespan, true, best.simulated};
+      best = BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true,
+                        best.simulated};
       best_index = c.index;
     }
   }
