@@ -53,6 +53,10 @@ class CostModel {
     return "the cost model has no parameters for cluster " + std::to_string(cluster.m) + "x" +
            std::to_string(cluster.n) + " (multicast operand sharing is not modelled)";
   }
+  // True when no cost can fall below its value at busy_sms = 1 and a working set of one tile row
+  // and column (every load term is nondecreasing): `best` then skips a candidate whose least
+  // possible total work already exceeds the best makespan found (exact, see sim/predict/best.hpp).
+  virtual bool costs_grow_with_load() const { return false; }
   // The tile the parameters were fitted for (a model file's "tile"); models that scale their
   // costs to other tiles scale from it. Default: kDefaultTile.
   virtual void set_fitted_tile(const TileShape&) {}

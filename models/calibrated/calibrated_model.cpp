@@ -100,6 +100,11 @@ class CalibratedModel final : public CostModel {
     return CostModel::config_error(t, c);
   }
   void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
+  // Every load term is a non-negative coefficient times busy SMs or a miss fraction.
+  bool costs_grow_with_load() const override {
+    return per_busy_ >= 0 && miss_per_busy_ >= 0 && ws_miss_per_busy_ >= 0 && hot_line_ >= 0 &&
+           unaligned_ >= 0;
+  }
 
  private:
   double iter_, per_busy_, unaligned_, miss_per_busy_, ws_miss_per_busy_, l2_effective_mib_,

@@ -39,6 +39,7 @@ class UnitModel final : public CostModel {
   }
   double flag_latency(const Plan&) const override { return flag_; }
   std::string time_unit() const override { return "iter"; }
+  bool costs_grow_with_load() const override { return true; }  // no load terms at all
   // A cluster's CTAs run their tiles side by side on their own SMs: same costs per CTA tile.
   std::string config_error(const TileShape&, const ClusterShape&) const override { return ""; }
 

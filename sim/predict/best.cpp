@@ -63,8 +63,8 @@ bool same_plan(const Plan& a, const Plan& b) {
   auto dims = [](const auto& x, const auto& y) { return x.m == y.m && x.n == y.n; };
   return dims(a.problem, b.problem) && a.problem.k == b.problem.k && same_tile(a.tile, b.tile) &&
          dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m && a.tiles_n == b.tiles_n &&
-         a.tiles == b.tiles && a.k_tiles == b.k_tiles && a.raster == b.raster &&
-         a.grid == b.grid && a.work_units == b.work_units && a.persistent == b.persistent &&
+         a.tiles == b.tiles && a.k_tiles == b.k_tiles && a.raster == b.raster && a.grid == b.grid &&
+         a.work_units == b.work_units && a.persistent == b.persistent &&
          a.split_mode == b.split_mode && a.split_tiles == b.split_tiles &&
          a.split_units == b.split_units && a.splits == b.splits && a.groups == b.groups &&
          a.big_groups == b.big_groups && a.min_piece == b.min_piece && a.walk == b.walk &&
@@ -74,6 +74,31 @@ bool same_plan(const Plan& a, const Plan& b) {
 
 bool same_config(const Plan& a, const Plan& b) {
   return same_tile(a.tile, b.tile) && a.cluster.m == b.cluster.m && a.cluster.n == b.cluster.n;
+}
+
+// A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's
+// split segments at one busy SM, one partial store or add per non-owner split and the epilogue,
+// spread evenly over all CTA slots, after the launch. 0 for other plans (not needed: split-K
+// candidates hold most of a large shape's events).
+double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  if (!model.costs_grow_with_load() || p.split_mode != SplitMode::FixedSplit ||
+      p.separate_reduction) {
+    return 0;
+  }
+  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};
+  double per_tile = 0;
+  Segment seg;  // tile 0: all its rows are inside the problem if any tile's are
+  for (int64_t s = 0; s < p.splits; ++s) {
+    const UnitRange r = unit_range(p, s * p.split_tiles);
+    seg.k_begin = r.begin;
+    seg.k_end = r.end;
+    per_tile += model.mac(p, seg, least);
+  }
+  const double fixup =
+      std::min(model.partial_store(p, seg, least), model.partial_accumulate(p, seg, least));
+  per_tile += static_cast<double>(p.splits - 1) * fixup + model.epilogue(p, seg, least);
+  return model.launch_overhead(p) +
+         static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
 }
 
 // A plan already simulated in this search: it cannot win if it was cut off or deadlocked.
@@ -139,8 +164,11 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
     const auto dup = std::find_if(seen.begin(), seen.end(),
                                   [&](const Simulated& s) { return same_plan(s.plan, plan); });
     Simulated now = dup != seen.end() ? *dup : Simulated{plan, false, 0};
+    SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+    if (dup == seen.end() && best.found && split_k_lower_bound(plan, model, opt) > best.makespan) {
+      continue;  // cannot win (nor tie)
+    }
     if (dup == seen.end()) {
-      SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
       opt.cutoff = best.found ? best.makespan : std::numeric_limits<double>::infinity();
       opt.sm_stats = false;
       const SimResult& r = sim.run(plan, model, opt);
@@ -153,8 +181,8 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
     const bool better =
         now.makespan < best.makespan || (now.makespan == best.makespan && c.index < best_index);
     if (!best.found || better) {
-      best = BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true,
-                        best.simulated};
+      best =
+          BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true, best.simulated};
       best_index = c.index;
     }
   }

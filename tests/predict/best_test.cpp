@@ -129,23 +129,33 @@ TEST_CASE("a cluster plan is simulated on cluster slots") {
   CHECK(lw::cluster_text(b.cluster) == "2x1");
 }
 
-// The cut-off and the try-first order are exact: same makespan as simulating every candidate.
-TEST_CASE("choose_best equals an exhaustive search") {
-  const lw::GpuSpec gpu = lw::gpu_preset("h200");
-  const auto model = lw::make_model("roofline", {}, gpu);
+// Minimum makespan over every (kernel tile, decomposition), simulated to the end, vs choose_best.
+static void exhaustive_check(const lw::CostModel& model) {
   const auto all = tiles("all");
   lw::Simulator sim;
-  for (const lw::Problem p : {lw::Problem{128, 4096, 4096}, lw::Problem{1536, 1536, 4096},
-                              lw::Problem{3000, 700, 9000}, lw::Problem{64, 64, 65536}}) {
+  for (const lw::Problem p :
+       {lw::Problem{128, 4096, 4096}, lw::Problem{1536, 1536, 4096}, lw::Problem{3000, 700, 9000},
+        lw::Problem{64, 64, 65536}, lw::Problem{4096, 4096, 8192}}) {
     double exhaustive = std::numeric_limits<double>::infinity();
     for (const auto& t : all) {
       for (const auto& name : lw::best_decompositions()) {
         const auto plan = lw::plan_schedule(name, p, t, kH200, lw::Reduction::Deterministic).plan;
-        const auto& r = sim.run(plan, *model, lw::SimOptions{});
+        const auto& r = sim.run(plan, model, lw::SimOptions{});
         if (!r.deadlock) exhaustive = std::min(exhaustive, r.makespan);
       }
     }
-    const auto b = lw::choose_best(p, kH200, lw::Reduction::Deterministic, *model, all, k1x1, sim);
+    const auto b = lw::choose_best(p, kH200, lw::Reduction::Deterministic, model, all, k1x1, sim);
     CHECK(b.makespan == exhaustive);
+  }
+}
+
+// The cut-off, the try-first order, the de-duplication of identical plans and the split-K lower
+// bound are exact: same makespan as simulating every candidate, under each kind of model.
+TEST_CASE("choose_best equals an exhaustive search") {
+  const lw::GpuSpec gpu = lw::gpu_preset("h200");
+  for (const char* name : {"roofline", "calibrated", "unit"}) {
+    INFO(name);
+    const auto model = lw::make_model(name, {}, gpu);
+    exhaustive_check(*model);
   }
 }
