@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/plan.hpp"
 #include "sim/decomp/walk.hpp"
 
@@ -52,6 +53,22 @@ class CostModel {
   virtual double iter_time(const Plan& /*p*/, int64_t /*busy_sms*/) const { return 0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
+  // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the
+  // parameter it lacks. By default 1x1 only: a cluster's multicast operand sharing changes the
+  // traffic a physical model was fitted on (the `unit` model, with no traffic, takes any).
+  virtual std::string config_error(const TileShape& tile, const ClusterShape& cluster) const {
+    (void)tile;
+    if (cluster.m == 1 && cluster.n == 1) return "";
+    return "the cost model has no parameters for cluster " + std::to_string(cluster.m) + "x" +
+           std::to_string(cluster.n) + " (multicast operand sharing is not modelled)";
+  }
+  // True when no cost can fall below its value at busy_sms = 1 and a working set of one tile row
+  // and column (every load term is nondecreasing): `best` then skips a candidate whose least
+  // possible total work already exceeds the best makespan found (exact, see sim/predict/best.hpp).
+  virtual bool costs_grow_with_load() const { return false; }
+  // The tile the parameters were fitted for (a model file's "tile"); models that scale their
+  // costs to other tiles scale from it. Default: kDefaultTile.
+  virtual void set_fitted_tile(const TileShape&) {}
 };
 
 }  // namespace lw

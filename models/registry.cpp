@@ -9,6 +9,7 @@
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/roofline_model.hpp"
 #include "models/unit/unit_model.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {
@@ -108,6 +109,11 @@ ModelFile read_model_file(const std::string& path) {
       f.undetermined.push_back(name.get<std::string>());
     }
   }
+  if (j.contains("tile")) {
+    if (!j["tile"].is_string()) throw std::invalid_argument(where + ": \"tile\" is not a string");
+    f.tile = parse_tile_text(j["tile"].get<std::string>());
+    f.has_tile = true;
+  }
   // The file's own values are blamed on the file; the model's declared ranges apply to them.
   check_params(find_model(f.model), f.params, where);
   return f;
@@ -118,7 +124,9 @@ std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
   ModelFile f = read_model_file(path);
   const ModelInfo& info = find_model(f.model);
   for (const auto& [name, value] : overrides) f.params[name] = value;
-  return info.make(resolve_params(info, f.params), gpu);
+  auto model = info.make(resolve_params(info, f.params), gpu);
+  if (f.has_tile) model->set_fitted_tile(f.tile);
+  return model;
 }
 
 }  // namespace lw

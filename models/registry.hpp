@@ -71,6 +71,8 @@ struct ModelFile {
   std::string model;
   ParamValues params;
   std::vector<std::string> undetermined;
+  bool has_tile = false;  // "tile": the tile the parameters were fitted for
+  TileShape tile = kDefaultTile;
 };
 ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
 

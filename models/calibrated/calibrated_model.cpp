@@ -3,12 +3,15 @@
 // requests and DRAM bytes at the busy SMs' share of the GPU's throughput — smoothly combined,
 // plus a penalty when K forbids vector loads. Fixups and epilogues scale with the tile's area.
 // MAC loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change.
+// The constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
+// file's "tile": tiles of another k step are refused (config_error).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "models/roofline/traffic.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
 
@@ -76,6 +79,20 @@ class CalibratedModel final : public CostModel {
   double cta_prologue(const Plan&) const override { return prologue_; }
   double launch_overhead(const Plan&) const override { return launch_; }
   std::string time_unit() const override { return "us"; }
+  // The pipeline fill and restarts were fitted for one k step; there is no rule to scale them to
+  // another.
+  std::string config_error(const TileShape& t, const ClusterShape& c) const override {
+    if (t.k != fitted_.k) {
+      return "the calibrated model (fitted for tile " + tile_text(fitted_) +
+             ") has no prologue_us/epilogue_us/store_us/accumulate_us for k step " +
+             std::to_string(t.k);
+    }
+    return CostModel::config_error(t, c);
+  }
+  void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
+  // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
+  // and the unaligned penalty do not depend on load, and combine_pipes is nondecreasing in each.
+  bool costs_grow_with_load() const override { return true; }
 
  private:
   static double area(const Plan& p) {
@@ -83,6 +100,7 @@ class CalibratedModel final : public CostModel {
   }
   double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, unaligned_, epilogue_, store_, load_,
       accumulate_, flag_, prologue_, launch_, l2_mib_;
+  TileShape fitted_ = kDefaultTile;
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {

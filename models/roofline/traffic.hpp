@@ -118,7 +118,9 @@ constexpr double kCapacityMissExponent = 4.0;
 // step x^e / (1 + x^e) in x = working set / effective L2 size.
 inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
   if (working_set_mib <= 0 || l2_effective_mib <= 0) return 0.0;
-  const double x = std::pow(working_set_mib / l2_effective_mib, kCapacityMissExponent);
+  static_assert(kCapacityMissExponent == 4.0, "x^4 is computed as two squarings (no pow call)");
+  const double r = working_set_mib / l2_effective_mib;
+  const double x = (r * r) * (r * r);
   return x / (1.0 + x);
 }
 

@@ -7,8 +7,10 @@
 #include <iostream>
 
 #include "models/calib/calibrate.hpp"
+#include "sim/cli/calibrate_plot.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw::cli {
@@ -61,7 +63,9 @@ int cmd_calibrate(int argc, char** argv) {
       "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
       "max-evaluations", po::value<int>()->default_value(40),
-      "Levenberg-Marquardt function evaluations per fit");
+      "Levenberg-Marquardt function evaluations per fit")("quiet,q", "no progress line on stderr")(
+      "plot", po::value<std::string>(),
+      "SVG of the fitted model's predicted vs measured time per row (log-log, y = x line)");
   po::variables_map vm;
   if (!parse_or_help(argc, argv, desc, vm,
                      "lastwave calibrate --measurements FILES --gpu h200 --out MODEL.json "
@@ -91,12 +95,23 @@ int cmd_calibrate(int argc, char** argv) {
   for (auto& f : resolved.traces) f = user_path(f);
   for (auto& f : resolved.validation) f = user_path(f);
   for (auto& f : resolved.test) f = user_path(f);
-  CalibrationResult r = run_calibration(resolved);
+  CalibrationResult r = [&] {
+    const Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));
+    return run_calibration(resolved);
+  }();
   r.model_file["source_measurements"] = opt.measurements;
   r.model_file["source_traces"] = opt.traces;
   write_calibration(r, user_path(vm["out"].as<std::string>()),
                     vm.count("report") ? user_path(vm["report"].as<std::string>()) : "",
                     vm.count("residuals") ? user_path(vm["residuals"].as<std::string>()) : "");
+  if (vm.count("plot")) {
+    const plot::Svg svg = plot::scatter_svg(
+        residual_points(r.residuals),
+        plot::ScatterSpec{
+            "Predicted vs measured (" + opt.gpu + ", tile " + vm["tile"].as<std::string>() + ")",
+            "fitted calibrated model, every measurement row (train and held out)", "us"});
+    plot::write_svg(user_path(vm["plot"].as<std::string>()), svg);
+  }
   std::cout << r.summary;
   return 0;
 }

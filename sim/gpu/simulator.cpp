@@ -27,7 +27,8 @@ double checked(double time, const char* what) {
 }  // namespace
 
 CostContext Simulator::context() const {
-  return CostContext{opt_.sms, busy_sms_, distinct_rows_, distinct_cols_};
+  return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
+                     distinct_cols_};
 }
 
 // Tracks which tile rows and columns have a segment in flight (the operand working set).
@@ -70,6 +71,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   result_.deadlock = false;
   result_.deadlock_report.clear();
   result_.events = 0;
+  result_.cut_off = false;
   queue_.clear();
   queue_.reserve(static_cast<size_t>(opt_.sms * opt_.ctas_per_sm) + 4);
   flags_.assign(static_cast<size_t>(plan.workspace_slots), 0);
@@ -96,6 +98,11 @@ void Simulator::run_events() {
     if (!mac_heap_.empty()) {  // rated mode: a MAC loop ends before (or with) the next event?
       const double t_mac = next_mac_end();
       if (queue_.empty() || t_mac <= queue_.top_time()) {
+        if (t_mac > opt_.cutoff) {  // as for queued events below
+          now_ = t_mac;
+          result_.cut_off = true;
+          break;
+        }
         advance_progress(t_mac);
         std::pop_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
         const int64_t cta = mac_heap_.back().second;
@@ -109,6 +116,10 @@ void Simulator::run_events() {
     const Event e = queue_.pop();
     if (rated_) advance_progress(e.time);
     now_ = e.time;
+    if (e.time > opt_.cutoff) {
+      result_.cut_off = true;
+      break;
+    }
     ++result_.events;
     const int64_t cta = e.subject;
     switch (e.kind) {
@@ -144,26 +155,31 @@ void Simulator::finish_result() {
   const Plan& plan = *plan_;
   const CostModel& model = *model_;
   result_.makespan = now_;
-  if (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction)) {
+  if (!result_.cut_off &&
+      (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction))) {
     report_deadlock();
   }
   // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs.
   Segment whole;
   whole.k_begin = 0;
   whole.k_end = plan.k_tiles;
-  const CostContext all{opt_.sms, opt_.sms};
+  const CostContext all{opt_.sms * opt_.cluster_size, opt_.sms * opt_.cluster_size};
   result_.ideal = static_cast<double>(plan.tiles) *
                   (checked(model.mac(plan, whole, all), "mac") +
                    checked(model.epilogue(plan, whole, all), "epilogue")) /
                   static_cast<double>(opt_.sms);
   result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
-  result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
-  const double slots = static_cast<double>(opt_.ctas_per_sm);
-  for (int64_t s = 0; s < opt_.sms; ++s) {
-    SmStats& st = result_.sm_stats[s];
-    st.busy = sm_busy_[s] / slots;
-    st.wait = sm_wait_[s] / slots;
-    st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+  if (opt_.sm_stats) {
+    result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
+    const double slots = static_cast<double>(opt_.ctas_per_sm);
+    for (int64_t s = 0; s < opt_.sms; ++s) {
+      SmStats& st = result_.sm_stats[s];
+      st.busy = sm_busy_[s] / slots;
+      st.wait = sm_wait_[s] / slots;
+      st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+    }
+  } else {
+    result_.sm_stats.clear();
   }
   check_times();
 }
@@ -424,7 +440,9 @@ double Simulator::iter_time_now() {
   const auto busy = static_cast<size_t>(std::max<int64_t>(1, busy_sms_));
   double& cached = iter_time_by_busy_[busy];
   if (cached < 0) {
-    cached = checked(model_->iter_time(*plan_, static_cast<int64_t>(busy)), "iter_time");
+    // For a cluster plan the model sees physical SMs (as context() gives it).
+    cached = checked(model_->iter_time(*plan_, static_cast<int64_t>(busy) * opt_.cluster_size),
+                     "iter_time");
     // Progress is time / iter_time: an iteration that takes no time would never end the loop.
     if (cached == 0)
       throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");

@@ -4,6 +4,7 @@
 // as a deadlock with its wait cycle.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@ struct SimOptions {
   int64_t sms = 132;
   int64_t ctas_per_sm = 1;
   bool record_timeline = false;
+  // Stop once simulated time passes this (the run cannot beat a makespan already found):
+  // SimResult::cut_off is set and makespan is the time reached. Infinity: run to the end.
+  double cutoff = std::numeric_limits<double>::infinity();
+  // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
+  // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
+  int64_t cluster_size = 1;
+  bool sm_stats = true;  // fill SimResult::sm_stats (a search that needs only makespans skips it)
 };
 
 struct SmStats {
@@ -35,6 +43,7 @@ struct SimResult {
   bool deadlock = false;
   std::string deadlock_report;  // one line: the wait cycle
   int64_t events = 0;
+  bool cut_off = false;  // stopped at SimOptions::cutoff; makespan > cutoff, the rest is partial
 };
 
 // Reusable simulator: keeps its buffers between runs so sweeps allocate nothing per event.

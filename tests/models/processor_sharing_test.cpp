@@ -45,4 +45,34 @@ TEST_CASE("a MAC loop speeds up when the other SM leaves") {
   CHECK(r.makespan == doctest::Approx(3.0));
 }
 
+// The same plan on cluster slots: with cluster_size 2 the model sees physical SMs, twice the busy
+// slots, so every iteration costs twice as much: 2 x 3 = 6.
+TEST_CASE("a rated MAC loop on cluster slots is costed at physical busy SMs") {
+  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
+                                  GpuShape{2, 1}, Reduction::Deterministic)
+                        .plan;
+  BusyModel model;
+  SimOptions opt;
+  opt.sms = 2;
+  opt.cluster_size = 2;
+  const SimResult r = simulate(plan, model, opt);
+  CHECK_FALSE(r.deadlock);
+  CHECK(r.makespan == doctest::Approx(6.0));
+}
+
+// `best`'s cut-off also stops at a rated MAC loop's end: the loop ending at t = 2 passes 1.5.
+TEST_CASE("the cut-off stops a run at a rated MAC loop past it") {
+  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
+                                  GpuShape{2, 1}, Reduction::Deterministic)
+                        .plan;
+  BusyModel model;
+  SimOptions opt;
+  opt.sms = 2;
+  opt.cutoff = 1.5;
+  const SimResult r = simulate(plan, model, opt);
+  CHECK(r.cut_off);
+  CHECK_FALSE(r.deadlock);
+  CHECK(r.makespan == doctest::Approx(2.0));
+}
+
 }  // namespace lw
