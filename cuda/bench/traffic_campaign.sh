@@ -5,7 +5,9 @@
 # Usage: cuda/bench/traffic_campaign.sh BIN_DIR OUT_DIR   (run from the repository root)
 # Env: TILE_GROUPS (3: each shape chunk runs 128x128x64 plus one third of the other tiles; 1 = all
 #      tiles everywhere), CHUNK (20 shapes per lastwave-bench call), REPS (10), WARMUP (2),
-#      TILES (comma list; default: kKernelTiles of sim/decomp/kernel_configs.hpp), PLAN_ONLY=1.
+#      TILES (comma list; default: kKernelTiles of sim/decomp/kernel_configs.hpp), PLAN_ONLY=1,
+#      CLUSTERS (132-SM runs; default 1x1,2x1; partitions run 1x1), DEADLINE_S (no call starts
+#      after it; default 500, so one device command returns with whole chunks).
 set -uo pipefail
 BIN=$1
 OUT=$2
@@ -14,8 +16,10 @@ SHAPES=configs/shapes
 DECOMPS=dp,splitk:2,splitk:4,streamk,cutlass,two-tile
 TRACE_DECOMPS=dp,splitk:2,streamk,cutlass
 PARTITION_SMS=96,64,32,16
-SETS="train validation test heldout-chooser"
+SETS="train validation test"  # heldout-chooser: cuda/bench/kernel_campaign.sh (the chooser check)
 TILE_GROUPS=${TILE_GROUPS:-3}
+CLUSTERS=${CLUSTERS:-1x1,2x1}
+DEADLINE_S=${DEADLINE_S:-500}
 CHUNK=${CHUNK:-20}
 REPS=${REPS:-10}
 WARMUP=${WARMUP:-2}
@@ -54,26 +58,27 @@ make_chunks() {
   ls "$dir/$2"-*.csv
 }
 
-# One planned lastwave-bench call per line: "OUTFILE|SMS|TILES|CHUNKFILE".
+# One planned lastwave-bench call per line: "OUTFILE|SMS|TILES|CHUNKFILE|CLUSTERS".
 plan() {
   local set f i=0
   for set in $SETS; do
     for f in $(make_chunks "$SHAPES/traffic-$set.csv" "$set"); do
-      echo "$OUT/$set/sms132-$(basename "$f")|132|$(tiles_of_chunk $i)|$f"
+      echo "$OUT/$set/sms132-$(basename "$f")|132|$(tiles_of_chunk $i)|$f|$CLUSTERS"
       i=$((i + 1))
     done
   done
   i=0
   for f in $(make_chunks "$SHAPES/traffic-partitions.csv" partitions); do
-    echo "$OUT/partitions/sms${PARTITION_SMS//,/-}-$(basename "$f")|$PARTITION_SMS|$(partition_tiles_of_chunk $i)|$f"
+    echo "$OUT/partitions/sms${PARTITION_SMS//,/-}-$(basename "$f")|$PARTITION_SMS|$(partition_tiles_of_chunk $i)|$f|1x1"
     i=$((i + 1))
   done
 }
 
-configs_of() { # OUTFILE|SMS|TILES|CHUNKFILE -> configurations of that call
-  local sms tiles file
-  IFS='|' read -r _ sms tiles file <<<"$1"
-  echo $(($(grep -c '^[0-9]' "$file") * n_decomps * $(count "$tiles") * $(count "$sms")))
+configs_of() { # OUTFILE|SMS|TILES|CHUNKFILE|CLUSTERS -> configurations of that call
+  local sms tiles file clusters
+  IFS='|' read -r _ sms tiles file clusters <<<"$1"
+  echo $(($(grep -c '^[0-9]' "$file") * n_decomps * $(count "$tiles") * $(count "$sms") *
+    $(count "$clusters")))
 }
 
 mkdir -p "$OUT/traces"
@@ -91,15 +96,21 @@ done_configs=0
 status=0
 start=$SECONDS
 while read -r line; do
-  IFS='|' read -r outfile sms tiles file <<<"$line"
+  IFS='|' read -r outfile sms tiles file clusters <<<"$line"
   n=$(configs_of "$line")
   done_configs=$((done_configs + n))
   if [[ -s $outfile ]]; then
     echo "skip $outfile (exists)" >&2
     continue
   fi
+  if ((SECONDS - start > DEADLINE_S)); then
+    echo "deadline: $outfile not run (run again to resume)" >&2
+    status=1
+    continue
+  fi
   mkdir -p "$(dirname "$outfile")"
-  "$B" --shapes "$file" --decomposition $DECOMPS --tile "$tiles" --sms "$sms" --reps "$REPS" \
+  "$B" --shapes "$file" --decomposition $DECOMPS --tile "$tiles" --cluster "$clusters" \
+    --sms "$sms" --reps "$REPS" \
     --warmup "$WARMUP" --out "$outfile.tmp" >>"$OUT/campaign-log.txt" 2>&1
   rc=$?
   # rc 2 = some config failed its correctness check (lastwave-bench kExitCheckFailed): rows are
