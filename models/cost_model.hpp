@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/plan.hpp"
 #include "sim/decomp/walk.hpp"
 
@@ -41,8 +42,33 @@ class CostModel {
   // True if the model reads CostContext::active_tile_rows/cols (the simulator tracks them only
   // then).
   virtual bool uses_working_set() const { return false; }
+  // Processor sharing of the MAC loop. A model whose MAC iteration time depends on the busy-SM
+  // count returns true here; its mac() must then equal segment_iters x iter_time(busy). The
+  // simulator re-rates every MAC loop in flight whenever the busy-SM count changes (each loop
+  // progresses at 1 / iter_time(busy now) iterations per time unit), so a loop that started in a
+  // full wave speeds up when the wave's tail leaves.
+  virtual bool shares_mac_rate() const { return false; }
+  // Time of one MAC iteration of plan `p` while `busy_sms` SMs execute (only when
+  // shares_mac_rate()). Must not depend on anything else that changes during a simulation.
+  virtual double iter_time(const Plan& /*p*/, int64_t /*busy_sms*/) const { return 0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
+  // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the
+  // parameter it lacks. By default 1x1 only: a cluster's multicast operand sharing changes the
+  // traffic a physical model was fitted on (the `unit` model, with no traffic, takes any).
+  virtual std::string config_error(const TileShape& tile, const ClusterShape& cluster) const {
+    (void)tile;
+    if (cluster.m == 1 && cluster.n == 1) return "";
+    return "the cost model has no parameters for cluster " + std::to_string(cluster.m) + "x" +
+           std::to_string(cluster.n) + " (multicast operand sharing is not modelled)";
+  }
+  // True when no cost can fall below its value at busy_sms = 1 and a working set of one tile row
+  // and column (every load term is nondecreasing): `best` then skips a candidate whose least
+  // possible total work already exceeds the best makespan found (exact, see sim/predict/best.hpp).
+  virtual bool costs_grow_with_load() const { return false; }
+  // The tile the parameters were fitted for (a model file's "tile"); models that scale their
+  // costs to other tiles scale from it. Default: kDefaultTile.
+  virtual void set_fitted_tile(const TileShape&) {}
 };
 
 }  // namespace lw

@@ -9,6 +9,7 @@
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/roofline_model.hpp"
 #include "models/unit/unit_model.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {
@@ -82,8 +83,7 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
   return info.make(resolve_params(info, overrides), gpu);
 }
 
-std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
-                                                const ParamValues& overrides, const GpuSpec& gpu) {
+ModelFile read_model_file(const std::string& path) {
   const std::string where = "model file '" + path + "'";
   nlohmann::json j;
   try {
@@ -95,17 +95,38 @@ std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
       !j["params"].is_object()) {
     throw std::invalid_argument(where + ": needs \"model\" and \"params\"");
   }
-  ParamValues values;
+  ModelFile f;
+  f.model = j["model"].get<std::string>();
   for (const auto& [name, value] : j["params"].items()) {
     if (!value.is_number()) {
       throw std::invalid_argument(where + ": parameter '" + name + "' is not a number");
     }
-    values[name] = value.get<double>();
+    f.params[name] = value.get<double>();
   }
-  const ModelInfo& info = find_model(j["model"].get<std::string>());
-  check_params(info, values, where);
-  for (const auto& [name, value] : overrides) values[name] = value;
-  return info.make(resolve_params(info, values), gpu);
+  if (j.contains("undetermined")) {
+    for (const auto& name : j["undetermined"]) {
+      if (!name.is_string()) throw std::invalid_argument(where + ": bad \"undetermined\" entry");
+      f.undetermined.push_back(name.get<std::string>());
+    }
+  }
+  if (j.contains("tile")) {
+    if (!j["tile"].is_string()) throw std::invalid_argument(where + ": \"tile\" is not a string");
+    f.tile = parse_tile_text(j["tile"].get<std::string>());
+    f.has_tile = true;
+  }
+  // The file's own values are blamed on the file; the model's declared ranges apply to them.
+  check_params(find_model(f.model), f.params, where);
+  return f;
+}
+
+std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
+                                                const ParamValues& overrides, const GpuSpec& gpu) {
+  ModelFile f = read_model_file(path);
+  const ModelInfo& info = find_model(f.model);
+  for (const auto& [name, value] : overrides) f.params[name] = value;
+  auto model = info.make(resolve_params(info, f.params), gpu);
+  if (f.has_tile) model->set_fitted_tile(f.tile);
+  return model;
 }
 
 }  // namespace lw

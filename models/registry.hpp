@@ -23,6 +23,11 @@ constexpr ValueRange kPositiveTimeRange{0, kMaxActionTime, true};
 constexpr ValueRange kShareRange{0, 1, true};  // (0, 1]: an achieved share of a peak
 constexpr ValueRange kFractionRange{0, 1};     // [0, 1]
 constexpr ValueRange kCacheSizeRange{0, kMaxCacheMiB, true};
+// A throughput (TFLOP/s, lines/us, GB/s) a time is divided by: bounded away from 0, so the times it
+// yields stay finite, and bounded above, so they stay positive (every GEMM takes time).
+constexpr double kMinParamRate = 1e-6;
+constexpr double kMaxParamRate = 1e18;  // above calibrate's "pipe off" rate (1e15)
+constexpr ValueRange kRateRange{kMinParamRate, kMaxParamRate};
 
 struct ParamSpec {
   std::string name;
@@ -60,9 +65,16 @@ ParamValues parse_param_overrides(const std::string& text);
 std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues& overrides,
                                       const GpuSpec& gpu);
 
-}  // namespace lw
-
-namespace lw {
+// What a model file holds: the model, its parameters, and the parameters its calibration did not
+// determine ("undetermined": [names]; `predict` refuses cases those parameters move).
+struct ModelFile {
+  std::string model;
+  ParamValues params;
+  std::vector<std::string> undetermined;
+  bool has_tile = false;  // "tile": the tile the parameters were fitted for
+  TileShape tile = kDefaultTile;
+};
+ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
 
 // A fitted model file (configs/models/*.json): {"model": NAME, "params": {...}, ...}. Parameters in
 // the file override the model's defaults, `overrides` override the file.

@@ -8,6 +8,7 @@ PACKAGES=(
   doctest-dev
   nlohmann-json3-dev
   libeigen3-dev
+  libssl-dev
   clang-format
   clang
   libclang-rt-dev

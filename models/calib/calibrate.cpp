@@ -2,7 +2,9 @@
 // rendering of the model file and the report is in calibrate_report.cpp.
 #include "models/calib/calibrate.hpp"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "models/calib/calibrate_run.hpp"
@@ -34,6 +36,10 @@ std::vector<double> simulate_model(const std::string& model_name, const ParamVal
   return out;
 }
 
+// A pipe switched off is held at a rate so high that it costs nothing (inside kRateRange).
+constexpr double kPipeOffRate = 1e15;
+static_assert(kPipeOffRate <= kMaxParamRate, "a switched-off pipe's rate must be in range");
+
 void check_options(const CalibrateOptions& opt) {
   if (opt.measurements.empty()) throw std::invalid_argument("give --measurements FILE...");
   if (!(opt.holdout > 0 && opt.holdout < 1)) {
@@ -45,7 +51,10 @@ void check_options(const CalibrateOptions& opt) {
 void load_inputs(CalibrationRun& run) {
   const CalibrateOptions& opt = *run.opt;
   run.preset = gpu_preset(opt.gpu);
-  run.ms = read_all_measurements(opt.measurements, &run.skipped);
+  std::vector<std::string> files = opt.measurements;
+  files.insert(files.end(), opt.validation.begin(), opt.validation.end());
+  files.insert(files.end(), opt.test.begin(), opt.test.end());
+  run.ms = read_all_measurements(files, &run.skipped);  // no duplicates
   for (const auto& m : run.ms) {
     if (m.sms > run.preset.sms) {
       throw std::invalid_argument(m.file + ":" + std::to_string(m.line) + ": sms " +
@@ -59,13 +68,22 @@ void load_inputs(CalibrationRun& run) {
   }
 }
 
-// Plans every measurement and splits the cases by shape into training and held-out rows.
+// Plans every measurement and splits the cases into training, validation (held-out: the
+// --validation files, or else the training files' shapes hashed) and sealed test rows (--test).
 void split_cases(CalibrationRun& run) {
   const CalibrateOptions& opt = *run.opt;
+  const std::set<std::string> validation_files(opt.validation.begin(), opt.validation.end());
+  const std::set<std::string> test_files(opt.test.begin(), opt.test.end());
   run.cases = build_cases(run.ms, opt.tile, run.preset.ctas_per_sm);
   for (size_t i = 0; i < run.cases.size(); ++i) {
+    const Measurement& m = *run.cases[i].m;
+    if (test_files.count(m.file)) {
+      run.split.test.push_back(i);
+      continue;
+    }
     run.split.all.push_back(i);
-    const bool held = held_out(run.cases[i].m->problem, opt.holdout, opt.seed);
+    const bool held = opt.validation.empty() ? held_out(m.problem, opt.holdout, opt.seed)
+                                             : validation_files.count(m.file) > 0;
     (held ? run.split.held : run.split.train).push_back(i);
   }
   if (run.split.train.empty() || run.split.held.empty()) {
@@ -74,11 +92,37 @@ void split_cases(CalibrationRun& run) {
   }
 }
 
-// Main fit: the calibrated model and the baselines on the training split at every SM count.
-void fit_training_split(CalibrationRun& run, const ParamValues& start, const FitOptions& fo) {
+// Model terms are chosen on the validation set: each variant is fitted on the training rows and
+// the one with the lowest validation median error (then p95) is kept (run.variants.front()).
+void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
+  run.variants = {{"all pipes", {}, {}, {}},
+                  {"no DRAM pipe", {"dram_gb_per_s"}, {}, {}},
+                  {"no L2 pipe", {"l2_lines_per_us"}, {}, {}}};
+  const std::vector<FitCase> train = subset(run.cases, run.split.train);
+  for (auto& v : run.variants) {
+    ParamValues s = start;
+    FitOptions fo = base;
+    for (const auto& name : v.off) {
+      s[name] = kPipeOffRate;
+      fo.fixed.push_back(name);
+    }
+    v.fit = fit_calibrated(train, run.preset, s, run.traces.empty(), fo);
+    const auto pred = simulate_model("calibrated", v.fit.params, run.preset, run.cases);
+    v.validation = error_stats(run.cases, pred, run.split.held);
+  }
+  std::stable_sort(
+      run.variants.begin(), run.variants.end(), [](const TermChoice& a, const TermChoice& b) {
+        return a.validation.median < b.validation.median ||
+               (a.validation.median == b.validation.median && a.validation.p95 < b.validation.p95);
+      });
+}
+
+// Main fit: the kept term variant and the baselines on the training split at every SM count.
+void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
   const GpuSpec& preset = run.preset;
   const std::vector<FitCase> train = subset(run.cases, run.split.train);
-  run.fit = fit_calibrated(train, preset, start, run.traces.empty(), fo);
+  fit_term_variants(run, run.start, fo);
+  run.fit = run.variants.front().fit;
   run.a1 = fit_baseline("A.1 per-CTA", {"a (us)", "b (us, peers>1)", "c (us/iter)", "d (us/peer)"},
                         train, preset, &a1_features_fn);
   run.rw = fit_baseline("roofline + waves", {"a (us)", "b (scale)"}, train, preset,
@@ -91,7 +135,8 @@ void fit_training_split(CalibrationRun& run, const ParamValues& start, const Fit
 }
 
 // Cross-SM-count check: fit on full-GPU training rows only, predict every partition row.
-void fit_cross_sm(CalibrationRun& run, const ParamValues& start, const FitOptions& fo) {
+// The kept variant's switched-off pipes stay off (fixed at kPipeOffRate).
+void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   const GpuSpec& preset = run.preset;
   const auto at_full = [&](const Measurement& m) { return m.sms == preset.sms; };
   const auto partition = [&](const Measurement& m) { return m.sms < preset.sms; };
@@ -100,6 +145,12 @@ void fit_cross_sm(CalibrationRun& run, const ParamValues& start, const FitOption
   x.partitions = select(run.cases, run.split.all, partition);
   x.partitions_held = select(run.cases, run.split.held, partition);
   if (x.train_full.empty() || x.partitions.empty()) return;
+  ParamValues start = run.start;
+  FitOptions fo = base;
+  for (const auto& name : run.variants.front().off) {
+    start[name] = kPipeOffRate;
+    fo.fixed.push_back(name);
+  }
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
   x.fit = fit_calibrated(full, preset, start, run.traces.empty(), fo);
   const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
@@ -122,6 +173,7 @@ void headline_figures(CalibrationRun& run) {
     h.cross = error_stats(run.cases, run.cross.preds[0].pred, run.cross.partitions);
   }
   h.pick = decision_stats(run.cases, sim, run.split.held);
+  h.test = error_stats(run.cases, sim, run.split.test);
 }
 
 }  // namespace
@@ -132,12 +184,11 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   run.opt = &opt;
   load_inputs(run);
   split_cases(run);
-  const ParamValues start =
-      start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}));
+  run.start = start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}), opt.tile);
   FitOptions fo;
   fo.max_evaluations = opt.max_evaluations;
-  fit_training_split(run, start, fo);
-  fit_cross_sm(run, start, fo);
+  fit_training_split(run, fo);
+  fit_cross_sm(run, fo);
   headline_figures(run);
   return {model_file_json(run), report_markdown(run), terminal_summary(run), residuals_csv(run)};
 }

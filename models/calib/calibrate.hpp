@@ -13,8 +13,14 @@
 namespace lw {
 
 struct CalibrateOptions {
-  std::vector<std::string> measurements;  // CSV files
-  std::vector<std::string> traces;        // hardware traces (optional; start values)
+  std::vector<std::string> measurements;  // CSV files: the training set
+  // Validation set (chooses model terms); empty = the shapes of `measurements` hashed into
+  // `holdout` with `seed`.
+  std::vector<std::string> validation;
+  // Sealed test set: evaluated and reported as it comes (sha256 of each file in the report);
+  // never fitted or tuned on.
+  std::vector<std::string> test;
+  std::vector<std::string> traces;  // hardware traces (optional; start values)
   std::string gpu = "h200";
   TileShape tile;
   double holdout = 0.25;

@@ -26,9 +26,18 @@ struct Predictor {
   std::vector<double> pred;  // one makespan (us) per case
 };
 
-// Train / held-out split by shape (indices into the cases).
+// Train / validation ("held") / sealed test split (indices into the cases); `all` is train and
+// validation, never test.
 struct Split {
-  IndexSet all, train, held;
+  IndexSet all, train, held, test;
+};
+
+// One choice of model terms, fitted on the training rows and scored on validation.
+struct TermChoice {
+  std::string name;              // "all pipes", "no DRAM pipe", ...
+  std::vector<std::string> off;  // rate parameters held at a rate so high they cost nothing
+  FitResult fit;
+  ErrorStats validation;
 };
 
 // Fit on the full-GPU training rows only, predict every partition row.
@@ -39,8 +48,8 @@ struct CrossCheck {
 };
 
 struct Headline {
-  IndexSet held_full;  // held-out rows at the preset's SM count
-  ErrorStats full, all, cross;
+  IndexSet held_full;                 // held-out rows at the preset's SM count
+  ErrorStats full, all, cross, test;  // test: the sealed test rows (n = 0 without --test)
   DecisionStats pick;
 };
 
@@ -53,7 +62,9 @@ struct CalibrationRun {
   std::vector<TraceDoc> traces;
   std::vector<FitCase> cases;
   Split split;
-  FitResult fit;
+  ParamValues start;                 // the fit's start values (defaults or from traces)
+  std::vector<TermChoice> variants;  // sorted by validation error; front() is kept
+  FitResult fit;                     // variants.front().fit
   LinearBaseline a1, rw;
   std::vector<Predictor> preds;  // preds[0] is the calibrated simulator
   CrossCheck cross;

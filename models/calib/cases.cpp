@@ -22,7 +22,8 @@ std::vector<FitCase> build_cases(const std::vector<Measurement>& ms, const TileS
     c.m = &m;
     c.ctas_per_sm = ctas_per_sm;
     try {
-      c.plan = plan_schedule(m.schedule, m.problem, tile, GpuShape{m.sms, ctas_per_sm},
+      const TileShape t = m.tile.m > 0 ? m.tile : tile;
+      c.plan = plan_schedule(m.schedule, m.problem, t, GpuShape{m.sms, ctas_per_sm},
                              parse_reduction(m.reduction))
                    .plan;
     } catch (const std::exception& e) {

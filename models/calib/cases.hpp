@@ -14,8 +14,9 @@ struct FitCase {
   int64_t ctas_per_sm = 1;
 };
 
-// Plans every measurement with `tile`. Throws "FILE:LINE: ..." when the measured grid differs from
-// the plan's (the kernel and the simulator would not be running the same plan).
+// Plans every measurement with its own tile, or `tile` when the row names none. Throws "FILE:LINE:
+// ..." when the measured grid differs from the plan's (the kernel and the simulator would not be
+// running the same plan).
 std::vector<FitCase> build_cases(const std::vector<Measurement>& ms, const TileShape& tile,
                                  int64_t ctas_per_sm);
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <unsupported/Eigen/LevenbergMarquardt>
 
+#include "models/calib/identify.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
 #include "sim/util/stats.hpp"
@@ -14,8 +15,6 @@ namespace lw {
 
 namespace {
 
-// Start split of the traced per-iteration time between its base and its contention term.
-constexpr double kStartContentionShare = 0.5;
 // Log-space parameters are clamped to start * exp(+-kMaxLogStep) so a flat direction cannot run
 // off.
 constexpr double kMaxLogStep = 12.0;
@@ -23,7 +22,7 @@ constexpr double kMaxLogStep = 12.0;
 constexpr double kLogStep = 2e-3;
 // Parameters are kept at least this large (us) so log space is defined.
 constexpr double kMinParamUs = 1e-4;
-constexpr double kBytesPerTb = 1e12;
+constexpr double kFlopsPerTflop = 1e12;
 constexpr double kUsPerS = 1e6;
 
 // Residuals r_i = sim_i / measured_i - 1 of the free parameters x (log of value / start).
@@ -100,18 +99,10 @@ const char* lm_status(Eigen::LevenbergMarquardtSpace::Status s) {
   }
 }
 
-// A working-set term that is off (0) starts from physics instead: one tile's operand bytes per
-// MAC iteration at the preset's DRAM bandwidth, and the preset's L2 size.
-void physical_working_set_start(ParamValues& start, const GpuSpec& gpu, const TileShape& tile) {
-  if (start.at("iter_ws_miss_per_busy_sm_us") > 0 || gpu.dram_tb_per_s <= 0) return;
-  start["iter_ws_miss_per_busy_sm_us"] =
-      traffic::operand_bytes_per_iter(tile) / (gpu.dram_tb_per_s * kBytesPerTb) * kUsPerS;
-  if (gpu.l2_mib > 0) start["l2_effective_mib"] = gpu.l2_mib;
-}
-
 }  // namespace
 
-ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base) {
+ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base,
+                              const TileShape& tile) {
   ParamValues p = base;
   std::vector<double> stores, loads, accumulates, epilogues;
   std::vector<std::pair<double, double>> macs;  // (iterations, us)
@@ -140,7 +131,7 @@ ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamVa
   set("load_us", loads);
   set("accumulate_us", accumulates);
   set("epilogue_us", epilogues);
-  if (macs.size() >= 2 && sms > 0) {
+  if (macs.size() >= 2 && sms > 0 && tile.m > 0) {
     Eigen::MatrixXd a(static_cast<Eigen::Index>(macs.size()), 2);
     Eigen::VectorXd b(static_cast<Eigen::Index>(macs.size()));
     for (size_t i = 0; i < macs.size(); ++i) {
@@ -149,10 +140,10 @@ ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamVa
       b[static_cast<Eigen::Index>(i)] = macs[i].second;
     }
     const Eigen::Vector2d coef = a.colPivHouseholderQr().solve(b);
-    if (coef[1] > 0) {
-      p["segment_us"] = std::max(coef[0], kMinParamUs);
-      p["iter_us"] = coef[1] * (1 - kStartContentionShare);
-      p["iter_per_busy_sm_us"] = coef[1] * kStartContentionShare / static_cast<double>(sms);
+    if (coef[1] > 0) {  // the slope as if compute-bound; the intercept is pipeline restart
+      p["mma_tflops_per_sm"] = traffic::flops_per_iter(tile) / (coef[1] / kUsPerS) / kFlopsPerTflop;
+      const double restart = std::max(coef[0], 0.0);
+      for (const char* name : {"epilogue_us", "store_us", "accumulate_us"}) p[name] += restart;
     }
   }
   return p;
@@ -165,9 +156,6 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
     return std::find(options.fixed.begin(), options.fixed.end(), name) != options.fixed.end();
   };
   ParamValues start = resolve_params(info, start_in);
-  if (!cases.empty() && !is_fixed("iter_ws_miss_per_busy_sm_us")) {
-    physical_working_set_start(start, gpu, cases.front().plan.tile);
-  }
   for (auto& [name, v] : start) {
     if (!is_fixed(name)) v = std::max(v, kMinParamUs);  // fixed ones may stay 0 (term off)
   }
@@ -180,8 +168,8 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
     }
     const double s = ratio.empty() ? 0.0 : median(ratio);
     if (s > 0) {
-      for (const auto& p : info.params) {
-        if (p.unit == "us") start[p.name] *= s;  // times only (not the L2 size)
+      for (const auto& p : info.params) {  // times scale up, rates down
+        start[p.name] = p.unit == "us" ? start[p.name] * s : start[p.name] / s;
       }
     }
   }
@@ -203,6 +191,18 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
   f.residuals(x, fvec);
   r.train_rms_rel =
       fvec.size() ? std::sqrt(fvec.squaredNorm() / static_cast<double>(fvec.size())) : 0;
+  Eigen::MatrixXd jac;
+  f.df(x, jac);
+  std::vector<bool> at_bound;
+  for (Eigen::Index j = 0; j < x.size(); ++j) {
+    at_bound.push_back(std::abs(x[j]) >= kMaxLogStep ||
+                       r.params.at(free[static_cast<size_t>(j)]) <= kMinParamUs * (1 + kLogStep));
+  }
+  std::vector<std::string> fixed;
+  for (const auto& p : info.params) {
+    if (is_fixed(p.name)) fixed.push_back(p.name);
+  }
+  r.identifiability = identify(jac, free, r.train_rms_rel, at_bound, fixed);
   return r;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/calib/cases.hpp"
+#include "models/calib/identify.hpp"
 #include "models/registry.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/trace/trace_read.hpp"
@@ -22,12 +23,15 @@ struct FitResult {
   ParamValues start;
   int evaluations = 0;
   std::string status;
-  double train_rms_rel = 0;  // root mean square of (sim - measured) / measured
+  double train_rms_rel = 0;         // root mean square of (sim - measured) / measured
+  Identifiability identifiability;  // which parameters the training data determined
 };
 
 // Start values from hardware traces (median phase durations, per-iteration slope); parameters the
 // traces do not show keep `base`.
-ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base);
+// `tile` is the traced kernel's tile (per-iteration FLOPs).
+ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base,
+                              const TileShape& tile);
 
 // Fits the `calibrated` model to `cases`. When `scale_start` is set, all start values are first
 // multiplied by the median measured / simulated ratio (used when there are no traces).

@@ -62,6 +62,22 @@ int64_t parse_count(const std::string& text, const std::string& column, const st
 
 }  // namespace
 
+namespace {
+
+// A `tile` cell "MxNxK" (lastwave-bench's tile column).
+TileShape parse_tile_cell(const std::string& text, const std::string& where) {
+  TileShape t;
+  char x1 = 0, x2 = 0;
+  std::istringstream in(text);
+  if (!(in >> t.m >> x1 >> t.n >> x2 >> t.k) || x1 != 'x' || x2 != 'x' || t.m < 1 || t.n < 1 ||
+      t.k < 1 || in.peek() != std::char_traits<char>::eof()) {
+    throw std::invalid_argument(where + ": bad tile '" + text + "' (expected MxNxK)");
+  }
+  return t;
+}
+
+}  // namespace
+
 const std::vector<std::string>& required_measurement_columns() {
   static const std::vector<std::string> cols = {
       "m",         "n",      "k",         "sms",       "decomposition",
@@ -124,6 +140,7 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
       throw std::invalid_argument(where + ": decomposition must name one schedule, got '" +
                                   m.schedule + "'");
     }
+    if (col.count("tile")) m.tile = parse_tile_cell(cell("tile"), where);
     m.median_us = parse_number(cell("median_ms"), "median_ms", where) * kUsPerMs;
     m.p10_us = parse_number(cell("p10_ms"), "p10_ms", where) * kUsPerMs;
     m.p90_us = parse_number(cell("p90_ms"), "p90_ms", where) * kUsPerMs;
@@ -139,16 +156,18 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
 std::vector<Measurement> read_all_measurements(const std::vector<std::string>& paths,
                                                int64_t* skipped) {
   std::vector<Measurement> all;
-  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string>;
+  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string, int64_t,
+                         int64_t, int64_t>;
   std::map<Key, std::string> seen;
   for (const auto& path : paths) {
     for (auto& m : read_measurements(path, skipped)) {
-      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms, m.schedule, m.reduction};
+      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms,   m.schedule,
+                    m.reduction, m.tile.m,    m.tile.n,    m.tile.k};
       const std::string where = m.file + ":" + std::to_string(m.line);
       const auto [it, fresh] = seen.emplace(key, where);
       if (!fresh) {
         throw std::invalid_argument(where + ": duplicate row (same m,n,k,sms,decomposition," +
-                                    "reduction as " + it->second + ")");
+                                    "reduction,tile as " + it->second + ")");
       }
       all.push_back(std::move(m));
     }

@@ -15,6 +15,7 @@ struct Measurement {
   std::string schedule;   // lastwave schedule name (CSV column "decomposition")
   std::string reduction;  // "deterministic" | "atomic"
   int64_t grid = 0;
+  TileShape tile{0, 0, 0};  // CSV column "tile" (MxNxK); 0x0x0 = not given (calibrate's --tile)
   double median_us = 0, p10_us = 0, p90_us = 0;
   std::string file;
   int64_t line = 0;

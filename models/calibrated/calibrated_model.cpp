@@ -1,29 +1,45 @@
-// `calibrated` model: MAC iteration = base + contention x busy SMs (+ an L2-miss share of it, + a
-// DRAM share for the in-flight working set's capacity misses) (+ a penalty when K forbids vector
-// loads) (+ a hot-line share per busy SM over the tile's valid rows), plus a fixed cost per
-// segment; fixup, epilogue, flag, prologue and launch are fitted constants. busy_sms and the
-// working set are taken at the action's start (processor sharing).
+// `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of three pipes,
+// each derived from what the k-tile computes and moves — tensor FLOPs at the SM's rate, L2
+// requests and DRAM bytes at the busy SMs' share of the GPU's throughput — smoothly combined,
+// plus a penalty when K forbids vector loads. Fixups and epilogues scale with the tile's area.
+// MAC loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change.
+// The constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
+// file's "tile": tiles of another k step are refused (config_error).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/roofline/traffic.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
+
+namespace {
+
+constexpr double kUsPerS = 1e6;
+constexpr double kFlopsPerTflop = 1e12;
+constexpr double kBytesPerGb = 1e9;
+// The tile the per-tile constants are quoted for; other tiles scale them by output area.
+constexpr double kReferenceTileElems = 128.0 * 128.0;
+
+}  // namespace
+
+double combine_pipes(double mma, double l2, double dram) {
+  static_assert(kPipeOverlapExponent == 4.0, "the fourth power and root below are unrolled");
+  const auto fourth = [](double x) { return (x * x) * (x * x); };
+  return std::sqrt(std::sqrt(fourth(mma) + fourth(l2) + fourth(dram)));
+}
 
 namespace {
 
 class CalibratedModel final : public CostModel {
  public:
   CalibratedModel(const ParamValues& v, const GpuSpec& gpu)
-      : iter_(v.at("iter_us")),
-        per_busy_(v.at("iter_per_busy_sm_us")),
+      : mma_tflops_(v.at("mma_tflops_per_sm")),
+        l2_lines_per_us_(v.at("l2_lines_per_us")),
+        dram_gb_per_s_(v.at("dram_gb_per_s")),
         unaligned_(v.at("iter_unaligned_us")),
-        miss_per_busy_(v.at("iter_miss_per_busy_sm_us")),
-        ws_miss_per_busy_(v.at("iter_ws_miss_per_busy_sm_us")),
-        l2_effective_mib_(v.at("l2_effective_mib")),
-        hot_line_(v.at("hot_line_us")),
-        segment_(v.at("segment_us")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
         load_(v.at("load_us")),
@@ -35,45 +51,56 @@ class CalibratedModel final : public CostModel {
 
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
     const int64_t iters = segment_iters(s);
-    if (iters == 0) return 0.0;
-    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
-    const double miss = traffic::dram_fraction(p, l2_mib_);
-    const double ws_miss =
-        ws_miss_per_busy_ > 0
-            ? traffic::capacity_miss(traffic::scattered_working_set_mib(p, c.active_tile_rows,
-                                                                        c.active_tile_cols, busy),
-                                     l2_effective_mib_)
-            : 0.0;
-    const double hot =
-        hot_line_ > 0 ? hot_line_ / static_cast<double>(traffic::valid_tile_rows(p, s.tile)) : 0.0;
-    const double per_iter =
-        iter_ + busy * (per_busy_ + miss * miss_per_busy_ + ws_miss * ws_miss_per_busy_ + hot) +
-        (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
-    return segment_ + static_cast<double>(iters) * per_iter;
+    return iters == 0 ? 0.0 : static_cast<double>(iters) * iter_time(p, c.busy_sms);
   }
-  double epilogue(const Plan&, const Segment&, const CostContext&) const override {
-    return epilogue_;
+  bool shares_mac_rate() const override { return true; }
+  double iter_time(const Plan& p, int64_t busy_sms) const override {
+    const double busy = static_cast<double>(std::max<int64_t>(1, busy_sms));
+    const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
+    const double l2 = busy * traffic::l2_requests_per_iter(p.tile, p.problem.k) / l2_lines_per_us_;
+    const double dram_bytes =
+        traffic::operand_bytes_per_iter(p.tile) * traffic::dram_fraction(p, l2_mib_);
+    const double dram = busy * dram_bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS;
+    return combine_pipes(mma, l2, dram) + (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
-  double partial_store(const Plan&, const Segment&, const CostContext&) const override {
-    return store_;
+  double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
+    return epilogue_ * area(p);
   }
-  double partial_load(const Plan&, const Segment&, const CostContext&) const override {
-    return load_;
+  double partial_store(const Plan& p, const Segment&, const CostContext&) const override {
+    return store_ * area(p);
   }
-  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
-    return accumulate_;
+  double partial_load(const Plan& p, const Segment&, const CostContext&) const override {
+    return load_ * area(p);
+  }
+  double partial_accumulate(const Plan& p, const Segment&, const CostContext&) const override {
+    return accumulate_ * area(p);
   }
   double flag_latency(const Plan&) const override { return flag_; }
   double cta_prologue(const Plan&) const override { return prologue_; }
   double launch_overhead(const Plan&) const override { return launch_; }
-  // The simulator tracks tiles in flight only when the working-set term is on (old files: off).
-  bool uses_working_set() const override { return ws_miss_per_busy_ > 0; }
   std::string time_unit() const override { return "us"; }
+  // The pipeline fill and restarts were fitted for one k step; there is no rule to scale them to
+  // another.
+  std::string config_error(const TileShape& t, const ClusterShape& c) const override {
+    if (t.k != fitted_.k) {
+      return "the calibrated model (fitted for tile " + tile_text(fitted_) +
+             ") has no prologue_us/epilogue_us/store_us/accumulate_us for k step " +
+             std::to_string(t.k);
+    }
+    return CostModel::config_error(t, c);
+  }
+  void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
+  // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
+  // and the unaligned penalty do not depend on load, and combine_pipes is nondecreasing in each.
+  bool costs_grow_with_load() const override { return true; }
 
  private:
-  double iter_, per_busy_, unaligned_, miss_per_busy_, ws_miss_per_busy_, l2_effective_mib_,
-      hot_line_, segment_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_,
-      l2_mib_;
+  static double area(const Plan& p) {
+    return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
+  }
+  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, unaligned_, epilogue_, store_, load_,
+      accumulate_, flag_, prologue_, launch_, l2_mib_;
+  TileShape fitted_ = kDefaultTile;
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {
@@ -82,35 +109,36 @@ std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& 
 
 }  // namespace
 
-// Defaults are an H200 bf16 128x128x64 starting point for the fitter, not fitted values. The
-// working-set term defaults to off so model files written before it load unchanged.
+// Defaults are an H200 bf16 starting point for the fitter (datasheet tensor rate / 132 SMs,
+// ~12 TB/s of L2 in 128-byte lines, 4.8 TB/s HBM3e), not fitted values.
 ModelInfo calibrated_model_info() {
   return ModelInfo{
       "calibrated",
-      "fitted physical-time model (us); load a configs/models/*.json file written by calibrate",
+      "fitted tile-aware physical-time model (us); load a configs/models/*.json file written by "
+      "calibrate",
       {
-          {"iter_us", "us", 0.3, kPositiveTimeRange, "MAC iteration of one tile with one SM busy"},
-          {"iter_per_busy_sm_us", "us", 0.002, kTimeRange,
-           "added to each MAC iteration per busy SM (shared L2/DRAM bandwidth)"},
+          {"mma_tflops_per_sm", "TFLOP/s", 7.5, kRateRange,
+           "tensor-core rate one SM sustains in the MAC loop (a k-tile is 2 tile.m tile.n tile.k "
+           "FLOPs)"},
+          {"l2_lines_per_us", "lines/us", 90000.0, kRateRange,
+           "L2 throughput shared by the busy SMs, in 128-byte operand requests per us (a k-tile "
+           "requests (tile.m + tile.n) x lines per row; a row not 128-byte aligned spans one "
+           "more line)"},
+          {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
+           "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
-          {"iter_miss_per_busy_sm_us", "us", 0.002, kTimeRange,
-           "added per iteration per busy SM, times the modelled L2-miss fraction of operands"},
-          {"iter_ws_miss_per_busy_sm_us", "us", 0.0, kTimeRange,
-           "added per iteration per busy SM, times the capacity-miss fraction of the in-flight "
-           "operand working set (one SM's operand bytes at its share of DRAM bandwidth; 0 = off)"},
-          {"l2_effective_mib", "MiB", 50.0, kCacheSizeRange,
-           "scattered operand working set (full-K A and B panels in flight, times the share of "
-           "their rows x cols block not in flight) at which half of the loads miss L2"},
-          {"hot_line_us", "us", 0.0, kTimeRange,
-           "added per iteration per busy SM, divided by the tile's rows inside the problem (the "
-           "busy SMs read the same few A lines of a one-tile-row problem; 0 = off)"},
-          {"segment_us", "us", 0.2, kTimeRange,
-           "fixed cost of each segment's MAC loop (pipeline restart)"},
-          {"epilogue_us", "us", 1.0, kTimeRange, "writing one finished output tile"},
-          {"store_us", "us", 1.0, kTimeRange, "storing one fp32 partial tile to the workspace"},
-          {"load_us", "us", 1.0, kTimeRange, "loading one fp32 partial tile and adding it"},
-          {"accumulate_us", "us", 2.0, kTimeRange, "adding a tile into a workspace slot in place"},
+          {"epilogue_us", "us", 2.0, kTimeRange,
+           "writing one finished 128x128 output tile (scaled by tile area), including the MAC "
+           "pipeline restart of the segment it ends"},
+          {"store_us", "us", 3.0, kTimeRange,
+           "storing one fp32 128x128 partial tile (scaled by tile area), including the pipeline "
+           "restart"},
+          {"load_us", "us", 1.0, kTimeRange,
+           "loading one fp32 128x128 partial tile and adding it (scaled)"},
+          {"accumulate_us", "us", 3.0, kTimeRange,
+           "adding a 128x128 tile into a workspace slot in place (scaled), including the "
+           "pipeline restart"},
           {"flag_us", "us", 0.5, kTimeRange, "delay before a spinning waiter sees a raised flag"},
           {"prologue_us", "us", 1.0, kTimeRange,
            "CTA start-up and pipeline fill before its first MMA"},

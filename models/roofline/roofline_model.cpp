@@ -1,7 +1,7 @@
 // `roofline` model: MAC iteration = max(tensor time, operand bytes / bandwidth share); fixup and
-// epilogue traffic = bytes / bandwidth share. Processor-sharing approximation: an action starting
-// while B SMs are busy gets 1/B of the GPU's bandwidth for its whole duration
-// (CostContext::busy_sms at the action's start; later arrivals or departures do not re-time it).
+// epilogue traffic = bytes / bandwidth share. MAC loops are processor-shared (the simulator
+// re-rates them whenever the busy-SM count changes); fixup and epilogue actions get 1/B of the
+// bandwidth for B busy SMs at their start (short actions; not re-timed).
 #include "models/roofline/roofline_model.hpp"
 
 #include <algorithm>
@@ -29,8 +29,9 @@ class RooflineModel final : public CostModel {
         gpu_(gpu) {}
 
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
-    return static_cast<double>(segment_iters(s)) * iter_time(p, c);
+    return static_cast<double>(segment_iters(s)) * iter_time(p, c.busy_sms);
   }
+  bool shares_mac_rate() const override { return true; }
   double epilogue(const Plan& p, const Segment&, const CostContext& c) const override {
     return mem_latency_ + traffic::output_tile_bytes(p.tile) * us_per_byte(dram_bw(), c);
   }
@@ -58,7 +59,8 @@ class RooflineModel final : public CostModel {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     return bw > 0 ? busy / bw * kUsPerS : 0.0;
   }
-  double iter_time(const Plan& p, const CostContext& c) const {
+  double iter_time(const Plan& p, int64_t busy_sms) const override {
+    const CostContext c{gpu_.sms, busy_sms};
     const double per_sm_flops = gpu_.bf16_dense_tflops * kFlopsPerTflop /
                                 static_cast<double>(std::max<int64_t>(1, gpu_.sms));
     const double compute =

@@ -34,6 +34,36 @@ inline double partial_tile_bytes(const TileShape& t) {
   return static_cast<double>(t.m) * static_cast<double>(t.n) * kFp32Bytes;
 }
 
+// L2 lines (and requests) are 128 bytes; an operand row slice of a k-tile that does not start on
+// a line boundary touches one line more.
+constexpr int64_t kL2LineBytes = 128;
+
+inline int64_t gcd64(int64_t a, int64_t b) { return b == 0 ? a : gcd64(b, a % b); }
+
+// Mean L2 lines one k-tile touches per operand row (A rows and B rows are both K-contiguous with
+// pitch K elements). Row r starts at byte r * K * 2 (mod 128), so the offsets repeat with period
+// 128 / gcd(2K, 128) rows; k-tile starts add multiples of tile.k * 2 bytes. Averaged over one
+// period of rows for the first k-tile (tile.k * 2 a multiple of 128: every k-tile is alike).
+inline double l2_lines_per_row(const TileShape& t, int64_t k) {
+  const int64_t row_bytes = t.k * static_cast<int64_t>(kBf16Bytes);
+  const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);
+  const int64_t period = kL2LineBytes / gcd64(pitch % kL2LineBytes, kL2LineBytes);
+  if (row_bytes % kL2LineBytes == 0) {  // whole lines: every row but the aligned one spans one more
+    return static_cast<double>(row_bytes / kL2LineBytes) + 1.0 - 1.0 / static_cast<double>(period);
+  }
+  int64_t lines = 0;
+  for (int64_t r = 0; r < period; ++r) {
+    const int64_t offset = (r * pitch) % kL2LineBytes;
+    lines += (offset + row_bytes + kL2LineBytes - 1) / kL2LineBytes;
+  }
+  return static_cast<double>(lines) / static_cast<double>(period);
+}
+
+// L2 requests (128-byte lines) of one k-tile: tile.m A rows and tile.n B rows.
+inline double l2_requests_per_iter(const TileShape& t, int64_t k) {
+  return static_cast<double>(t.m + t.n) * l2_lines_per_row(t, k);
+}
+
 // Fraction in [0, 1] of operand bytes that come from DRAM: unique A+B bytes over bytes loaded by
 // all tiles (every byte is fetched once if L2 holds it), scaled up by footprint / L2 when A+B
 // exceed the L2 size.
@@ -88,7 +118,9 @@ constexpr double kCapacityMissExponent = 4.0;
 // step x^e / (1 + x^e) in x = working set / effective L2 size.
 inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
   if (working_set_mib <= 0 || l2_effective_mib <= 0) return 0.0;
-  const double x = std::pow(working_set_mib / l2_effective_mib, kCapacityMissExponent);
+  static_assert(kCapacityMissExponent == 4.0, "x^4 is computed as two squarings (no pow call)");
+  const double r = working_set_mib / l2_effective_mib;
+  const double x = (r * r) * (r * r);
   return x / (1.0 + x);
 }
 

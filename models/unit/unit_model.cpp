@@ -1,9 +1,16 @@
-// `unit` model: constant cost per action, in MAC-iteration units (the seed's schedule_sim.py).
+// `unit` model: constant cost per action, in MAC-iteration units (the seed's schedule_sim.py); a
+// MAC iteration scales with the tile's volume relative to 128x128x64 (1 for the seed's tile).
 #include "models/unit/unit_model.hpp"
 
 namespace lw {
 
 namespace {
+
+// MACs of one iteration of `t` over those of one iteration of the seed's 128x128x64 tile.
+double volume_ratio(const TileShape& t) {
+  const TileShape& r = kDefaultTile;
+  return static_cast<double>(t.m * t.n * t.k) / static_cast<double>(r.m * r.n * r.k);
+}
 
 class UnitModel final : public CostModel {
  public:
@@ -15,8 +22,8 @@ class UnitModel final : public CostModel {
         accumulate_(v.at("partial_accumulate")),
         flag_(v.at("flag_latency")) {}
 
-  double mac(const Plan&, const Segment& s, const CostContext&) const override {
-    return mac_ * static_cast<double>(segment_iters(s));
+  double mac(const Plan& p, const Segment& s, const CostContext&) const override {
+    return mac_ * volume_ratio(p.tile) * static_cast<double>(segment_iters(s));
   }
   double epilogue(const Plan&, const Segment&, const CostContext&) const override {
     return epilogue_;
@@ -32,6 +39,9 @@ class UnitModel final : public CostModel {
   }
   double flag_latency(const Plan&) const override { return flag_; }
   std::string time_unit() const override { return "iter"; }
+  bool costs_grow_with_load() const override { return true; }  // no load terms at all
+  // A cluster's CTAs run their tiles side by side on their own SMs: same costs per CTA tile.
+  std::string config_error(const TileShape&, const ClusterShape&) const override { return ""; }
 
  private:
   double mac_, epilogue_, store_, load_, accumulate_, flag_;
@@ -46,10 +56,11 @@ std::unique_ptr<CostModel> make_unit(const ParamValues& v, const GpuSpec&) {
 ModelInfo unit_model_info() {
   return ModelInfo{
       "unit",
-      "seed's abstract model: 1 per MAC iteration, epilogue 2, partial store/load 2",
+      "seed's abstract model: 1 per MAC iteration (of 128x128x64), epilogue 2, partial store/load "
+      "2",
       {
           {"mac", "iter", 1.0, kPositiveTimeRange,
-           "cost of one MAC-loop iteration (one BLK_K step of one tile)"},
+           "one MAC-loop iteration of a 128x128x64 tile (other tiles: times their volume ratio)"},
           {"epilogue", "iter", 2.0, kTimeRange, "writing one finished output tile"},
           {"partial_store", "iter", 2.0, kTimeRange,
            "storing one fp32 partial tile to the workspace"},

@@ -7,8 +7,10 @@
 #include <iostream>
 
 #include "models/calib/calibrate.hpp"
+#include "sim/cli/calibrate_plot.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
+#include "sim/cli/progress.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw::cli {
@@ -46,6 +48,10 @@ int cmd_calibrate(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")(
       "measurements", po::value<std::vector<std::string>>()->multitoken()->required(),
       "measurement CSV files (lastwave-bench --out)")(
+      "validation", po::value<std::vector<std::string>>()->multitoken(),
+      "validation measurement CSVs (choose model terms; default: hash split of --measurements)")(
+      "test", po::value<std::vector<std::string>>()->multitoken(),
+      "SEALED test measurement CSVs: evaluated and reported (sha256 printed), never fitted")(
       "traces", po::value<std::vector<std::string>>()->multitoken(),
       "hardware trace JSON files (lastwave-bench --trace); give start values")(
       "gpu", po::value<std::string>()->default_value("h200"), "GPU preset the kernels ran on")(
@@ -57,7 +63,9 @@ int cmd_calibrate(int argc, char** argv) {
       "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
       "max-evaluations", po::value<int>()->default_value(40),
-      "Levenberg-Marquardt function evaluations per fit");
+      "Levenberg-Marquardt function evaluations per fit")("quiet,q", "no progress line on stderr")(
+      "plot", po::value<std::string>(),
+      "SVG of the fitted model's predicted vs measured time per row (log-log, y = x line)");
   po::variables_map vm;
   if (!parse_or_help(argc, argv, desc, vm,
                      "lastwave calibrate --measurements FILES --gpu h200 --out MODEL.json "
@@ -69,6 +77,8 @@ int cmd_calibrate(int argc, char** argv) {
     opt.measurements.push_back(f);
   }
   if (vm.count("traces")) opt.traces = vm["traces"].as<std::vector<std::string>>();
+  if (vm.count("validation")) opt.validation = vm["validation"].as<std::vector<std::string>>();
+  if (vm.count("test")) opt.test = vm["test"].as<std::vector<std::string>>();
   opt.gpu = vm["gpu"].as<std::string>();
   opt.tile = parse_tile(vm["tile"].as<std::string>());
   opt.holdout = vm["holdout"].as<double>();
@@ -83,12 +93,25 @@ int cmd_calibrate(int argc, char** argv) {
   CalibrateOptions resolved = opt;
   for (auto& f : resolved.measurements) f = user_path(f);
   for (auto& f : resolved.traces) f = user_path(f);
-  CalibrationResult r = run_calibration(resolved);
+  for (auto& f : resolved.validation) f = user_path(f);
+  for (auto& f : resolved.test) f = user_path(f);
+  CalibrationResult r = [&] {
+    const Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));
+    return run_calibration(resolved);
+  }();
   r.model_file["source_measurements"] = opt.measurements;
   r.model_file["source_traces"] = opt.traces;
   write_calibration(r, user_path(vm["out"].as<std::string>()),
                     vm.count("report") ? user_path(vm["report"].as<std::string>()) : "",
                     vm.count("residuals") ? user_path(vm["residuals"].as<std::string>()) : "");
+  if (vm.count("plot")) {
+    const plot::Svg svg = plot::scatter_svg(
+        residual_points(r.residuals),
+        plot::ScatterSpec{
+            "Predicted vs measured (" + opt.gpu + ", tile " + vm["tile"].as<std::string>() + ")",
+            "fitted calibrated model, every measurement row (train and held out)", "us"});
+    plot::write_svg(user_path(vm["plot"].as<std::string>()), svg);
+  }
   std::cout << r.summary;
   return 0;
 }

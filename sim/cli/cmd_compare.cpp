@@ -1,12 +1,16 @@
 // `lastwave compare`: per-shape winner over a shape corpus and a summary per schedule (geomean
-// speedup over dp, share of shapes within 1 % of the best).
+// speedup over dp, share of shapes within 1 % of the best); CSV and SVG plots (compare_plots.hpp).
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
+#include "sim/cli/compare_plots.hpp"
+#include "sim/cli/compare_table.hpp"
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/plot/svg.hpp"
+#include "sim/util/atomic_file.hpp"
 
 namespace lw::cli {
 
@@ -14,6 +18,8 @@ namespace {
 
 // A schedule counts as matching the best when within this relative margin of it.
 constexpr double kWithinBestMargin = 0.01;
+// The table lists each shape only for corpora up to this size.
+constexpr size_t kMaxShapeLines = 64;
 
 }  // namespace
 
@@ -24,7 +30,9 @@ int cmd_compare(int argc, char** argv) {
       po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass,two-tile"),
       "comma-separated schedules (dp is added as the baseline)")(
       "format", po::value<std::string>()->default_value("table"), "table|csv")(
-      "out", po::value<std::string>(), "write to this file");
+      "out", po::value<std::string>(), "write to this file")("quiet,q",
+                                                             "no progress line on stderr");
+  add_plot_options(desc);
   add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
@@ -35,6 +43,7 @@ int cmd_compare(int argc, char** argv) {
     return 0;
   }
   const std::string format = format_from(vm, {"table", "csv"});
+  PlotRequest plot_request = plot_request_from(vm);
   const GpuSpec gpu = gpu_from(vm);
   const auto shapes = shapes_from(vm);
   auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
@@ -44,25 +53,30 @@ int cmd_compare(int argc, char** argv) {
   const size_t dp_index =
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
-  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes);
-  const auto rows = predict_all(shapes, schedules, setup);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
+  Progress progress("compare", static_cast<int64_t>(shapes.size()), "shapes",
+                    ProgressStyle::for_stderr(vm.count("quiet") > 0));
+  const auto rows = predict_all(shapes, schedules, setup, &progress);
 
+  const CompareTable table = compare_table(shapes, schedules, rows, gpu.sms);
+  if (!plot_request.path.empty()) {
+    if (plot_request.subtitle.empty()) {
+      plot_request.subtitle = gpu.name + ", model " + vm["model"].as<std::string>();
+    }
+    plot::write_svg(user_path(plot_request.path), compare_plot(table, plot_request));
+  }
+  if (format == "csv") {
+    emit(vm, compare_csv(table));
+    return 0;
+  }
   const size_t ns = schedules.size();
   std::vector<double> log_speedup(ns, 0.0);
   std::vector<int64_t> within(ns, 0), wins(ns, 0), deadlocks(ns, 0);
   std::ostringstream per_shape;
-  if (format == "csv") {
-    per_shape << "m,n,k,sms,winner";
-    for (const auto& s : schedules) per_shape << ",makespan_" << s;
-    per_shape << "\n";
-  }
   for (size_t i = 0; i < shapes.size(); ++i) {
     const PredictRow* r = &rows[i * ns];
-    size_t best = ns;
-    for (size_t j = 0; j < ns; ++j) {
-      if (r[j].deadlock) continue;
-      if (best == ns || r[j].makespan < r[best].makespan) best = j;
-    }
+    const int w = table.winner[i];
+    const size_t best = w >= 0 ? static_cast<size_t>(w) : ns;
     if (best < ns) ++wins[best];
     for (size_t j = 0; j < ns; ++j) {
       if (r[j].deadlock) {
@@ -72,22 +86,8 @@ int cmd_compare(int argc, char** argv) {
       log_speedup[j] += std::log(r[dp_index].makespan / r[j].makespan);
       if (best < ns && r[j].makespan <= r[best].makespan * (1.0 + kWithinBestMargin)) ++within[j];
     }
-    const std::string winner = best < ns ? schedules[best] : "none";
-    if (format == "csv") {
-      per_shape << shapes[i].m << ',' << shapes[i].n << ',' << shapes[i].k << ',' << gpu.sms << ','
-                << winner;
-      for (size_t j = 0; j < ns; ++j) {
-        per_shape << ',';
-        if (r[j].deadlock) {
-          per_shape << "deadlock";
-        } else {
-          char buf[32];
-          std::snprintf(buf, sizeof buf, "%.4f", r[j].makespan);
-          per_shape << buf;
-        }
-      }
-      per_shape << "\n";
-    } else if (shapes.size() <= 64) {
+    if (shapes.size() <= kMaxShapeLines) {
+      const std::string winner = best < ns ? schedules[best] : "none";
       char buf[160];
       std::snprintf(buf, sizeof buf, "%6ldx%6ldx%6ld  winner %-14s %10.1f (dp %10.1f)\n",
                     static_cast<long>(shapes[i].m), static_cast<long>(shapes[i].n),
@@ -95,10 +95,6 @@ int cmd_compare(int argc, char** argv) {
                     best < ns ? r[best].makespan : 0.0, r[dp_index].makespan);
       per_shape << buf;
     }
-  }
-  if (format == "csv") {
-    emit(vm, per_shape.str());
-    return 0;
   }
   std::ostringstream o;
   o << per_shape.str();

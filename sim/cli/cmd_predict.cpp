@@ -1,4 +1,6 @@
 // `lastwave predict`: makespan of each schedule for each shape under a cost model.
+#include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -6,6 +8,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/predict/predict.hpp"
 #include "sim/trace/trace_json.hpp"
@@ -15,27 +18,31 @@ namespace lw::cli {
 
 std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
                                     const std::vector<std::string>& schedules,
-                                    const PredictSetup& setup) {
+                                    const PredictSetup& setup, Progress* progress) {
   std::vector<PredictRow> rows(shapes.size() * schedules.size());
   const size_t workers =
       std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), shapes.size()));
+  std::atomic<size_t> next{0};  // shapes are handed out one at a time: their costs vary widely
   std::vector<std::thread> pool;
   std::vector<std::string> errors(workers);
   for (size_t w = 0; w < workers; ++w) {
     pool.emplace_back([&, w] {
       Simulator sim;
       try {
-        for (size_t i = w; i < shapes.size(); i += workers) {
+        for (size_t i = next++; i < shapes.size(); i = next++) {
           for (size_t j = 0; j < schedules.size(); ++j) {
             rows[i * schedules.size() + j] = predict(shapes[i], schedules[j], setup, sim);
           }
+          if (progress) progress->advance();
         }
       } catch (const std::exception& e) {
         errors[w] = e.what();
+        next = shapes.size();  // stop the other workers early
       }
     });
   }
   for (auto& t : pool) t.join();
+  if (progress) progress->finish();
   for (const auto& e : errors) {
     if (!e.empty()) throw std::invalid_argument(e);
   }
@@ -43,6 +50,48 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
 }
 
 namespace {
+
+// A case an undetermined parameter moves by more than this share is refused.
+constexpr double kRelevantChange = 0.01;
+// The undetermined parameter is halved and doubled to see whether a case depends on it.
+constexpr double kProbeFactors[] = {0.5, 2.0};
+
+// Refuses (std::invalid_argument, exit 2) when the model file lists parameters its calibration
+// did not determine and one of them moves a requested case.
+void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
+                         const std::vector<Problem>& shapes,
+                         const std::vector<std::string>& schedules, const PredictSetup& setup,
+                         const std::vector<PredictRow>& rows) {
+  const std::string name = vm["model"].as<std::string>();
+  const std::string suffix = ".json";
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return;
+  }
+  ModelFile f = read_model_file(user_path(name));
+  for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
+  for (const auto& param : f.undetermined) {
+    for (const double factor : kProbeFactors) {
+      ParamValues probe = f.params;
+      probe[param] *= factor;
+      const auto model = make_model(f.model, probe, gpu);
+      PredictSetup s = setup;
+      s.model = model.get();
+      const auto moved = predict_all(shapes, schedules, s);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
+        if (!rows[i].deadlock && !(change <= kRelevantChange)) {
+          const Problem& p = rows[i].problem;
+          throw std::invalid_argument("model " + name + ": parameter '" + param +
+                                      "' was not determined by its calibration data and moves " +
+                                      std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                                      std::to_string(p.k) + " " + rows[i].schedule +
+                                      " by more than 1 %; refit on data that exercises it");
+        }
+      }
+    }
+  }
+}
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -54,7 +103,7 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
   std::ostringstream o;
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
        "efficiency"
-    << (physical ? ",makespan_us" : "") << "\n";
+    << (physical ? ",makespan_us" : "") << ",tile,cluster\n";
   for (const auto& r : rows) {
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
@@ -62,7 +111,7 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
       << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
       << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
     if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
-    o << "\n";
+    o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster) << "\n";
   }
   return o.str();
 }
@@ -70,14 +119,24 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
 std::string render_json(const std::vector<PredictRow>& rows, const std::string& unit) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rows) {
-    nlohmann::json j = {{"m", r.problem.m},       {"n", r.problem.n},
-                        {"k", r.problem.k},       {"sms", r.sms},
-                        {"schedule", r.schedule}, {"choice", r.choice},
-                        {"tiles", r.tiles},       {"iters_per_tile", r.k_tiles},
-                        {"sk_tiles", r.sk_tiles}, {"sk_units", r.sk_units},
-                        {"grid", r.grid},         {"makespan", r.makespan},
-                        {"ideal", r.ideal},       {"efficiency", r.efficiency},
-                        {"time_unit", unit},      {"deadlock", r.deadlock}};
+    nlohmann::json j = {{"m", r.problem.m},
+                        {"n", r.problem.n},
+                        {"k", r.problem.k},
+                        {"sms", r.sms},
+                        {"schedule", r.schedule},
+                        {"choice", r.choice},
+                        {"tiles", r.tiles},
+                        {"iters_per_tile", r.k_tiles},
+                        {"sk_tiles", r.sk_tiles},
+                        {"sk_units", r.sk_units},
+                        {"grid", r.grid},
+                        {"makespan", r.makespan},
+                        {"ideal", r.ideal},
+                        {"efficiency", r.efficiency},
+                        {"time_unit", unit},
+                        {"deadlock", r.deadlock},
+                        {"tile", tile_text(r.tile)},
+                        {"cluster", cluster_text(r.cluster)}};
     j["reduction"] = r.reduction;  // what the simulated plan does
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
     out.push_back(j);
@@ -96,6 +155,7 @@ std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
     for (size_t j = i; j < i + per_shape; ++j) {
       const PredictRow& r = rows[j];
       std::string label = r.schedule + " -> " + r.choice;
+      if (r.schedule == "best") label += " " + tile_text(r.tile);
       if (r.sk_units > 0 && r.choice != "DataParallel") {
         label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
       }
@@ -125,7 +185,8 @@ int cmd_predict(int argc, char** argv) {
       "format", po::value<std::string>()->default_value("table"), "table|csv|json")(
       "out", po::value<std::string>(), "write to this file instead of stdout")(
       "trace", po::value<std::string>(),
-      "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON");
+      "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON")(
+      "quiet,q", "no progress line on stderr");
   add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
@@ -141,14 +202,17 @@ int cmd_predict(int argc, char** argv) {
   const auto shapes = shapes_from(vm);
   const auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
   const auto model = model_from(vm, gpu);
-  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
 
   if (vm.count("trace")) {
     if (shapes.size() != 1 || schedules.size() != 1) {
       throw std::invalid_argument("--trace needs exactly one shape and one schedule");
     }
   }
-  const auto rows = predict_all(shapes, schedules, setup);
+  Progress progress("predict", static_cast<int64_t>(shapes.size()), "shapes",
+                    ProgressStyle::for_stderr(vm.count("quiet") > 0));
+  const auto rows = predict_all(shapes, schedules, setup, &progress);
+  refuse_undetermined(vm, gpu, shapes, schedules, setup, rows);
   const bool physical = model->time_unit() == "us";
   std::string text;
   if (format == "csv") {
@@ -164,7 +228,7 @@ int cmd_predict(int argc, char** argv) {
     std::vector<SegmentRecord> timeline;
     const PredictRow row = predict(shapes[0], schedules[0], setup, sim, &timeline);
     const std::string chosen = schedules[0] == "best" ? row.choice : schedules[0];
-    const Plan plan = plan_schedule(chosen, shapes[0], setup.tile, setup.gpu, setup.reduction).plan;
+    const Plan plan = plan_schedule(chosen, shapes[0], row.tile, setup.gpu, setup.reduction).plan;
     TraceMeta meta{"sim", shapes[0], gpu.sms, chosen, model->time_unit()};
     write_file_atomically(user_path(vm["trace"].as<std::string>()),
                           trace_document(timeline, plan, meta).dump() + "\n");

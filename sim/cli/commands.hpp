@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cli/progress.hpp"
 #include "sim/predict/predict.hpp"
 
 namespace lw::cli {
@@ -15,10 +16,12 @@ int cmd_models(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
 int cmd_calibrate(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
+int cmd_plot(int argc, char** argv);
 
-// Every (shape, schedule) row, shape-major, simulated on all cores.
+// Every (shape, schedule) row, shape-major (deterministic order), simulated on all cores;
+// `progress` (optional) advances once per shape.
 std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
                                     const std::vector<std::string>& schedules,
-                                    const PredictSetup& setup);
+                                    const PredictSetup& setup, Progress* progress = nullptr);
 
 }  // namespace lw::cli

@@ -1,12 +1,14 @@
 // Shared option handling for the lastwave subcommands.
 #include "sim/cli/common.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
@@ -56,21 +58,6 @@ void add_shape_options(po::options_description& desc, bool allow_file) {
   }
 }
 
-namespace {
-
-int64_t parse_dim(const std::string& text, const std::string& where) {
-  char* end = nullptr;
-  errno = 0;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0) {
-    throw std::invalid_argument(where + ": '" + text + "' is not an integer");
-  }
-  if (v < 1) throw std::invalid_argument(where + ": dimension must be >= 1, got " + text);
-  return v;
-}
-
-}  // namespace
-
 std::vector<Problem> shapes_from(const po::variables_map& vm) {
   const bool flags = vm.count("m") || vm.count("n") || vm.count("k");
   if (vm.count("shapes")) {
@@ -86,42 +73,87 @@ std::vector<Problem> shapes_from(const po::variables_map& vm) {
 }
 
 TileShape parse_tile(const std::string& text) {
-  TileShape t;
-  int64_t* fields[3] = {&t.m, &t.n, &t.k};
-  std::stringstream ss(text);
-  std::string part;
-  int i = 0;
-  while (std::getline(ss, part, 'x')) {
-    if (i == 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
-    *fields[i++] = parse_dim(part, "--tile");
+  try {
+    if (std::count(text.begin(), text.end(), 'x') != 2) throw std::invalid_argument("not MxNxK");
+    return parse_tile_text(text);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
   }
-  if (i != 3) throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
-  return t;
 }
 
 void add_plan_options(po::options_description& desc) {
-  desc.add_options()("tile", po::value<std::string>()->default_value("128x128x64"),
-                     "CTA tile MxNxK")("reduction",
-                                       po::value<std::string>()->default_value("deterministic"),
-                                       "deterministic|atomic");
+  desc.add_options()(
+      "tile", po::value<std::string>(),
+      "CTA tile MxNxK (default 128x128x64); with --schedule best, a comma list of "
+      "kernel tiles to search (default: every tile of sim/decomp/kernel_configs.hpp)")(
+      "cluster", po::value<std::string>(),
+      "CTA cluster MxN (default 1x1); with --schedule best, a comma list of kernel clusters to "
+      "search (default: those the cost model has parameters for)")(
+      "reduction", po::value<std::string>()->default_value("deterministic"),
+      "deterministic|atomic");
 }
 
 TileShape tile_from(const po::variables_map& vm) {
-  return parse_tile(vm["tile"].as<std::string>());
+  return vm.count("tile") ? parse_tile(vm["tile"].as<std::string>()) : kDefaultTile;
 }
 
 Reduction reduction_from(const po::variables_map& vm) {
   return parse_reduction(vm["reduction"].as<std::string>());
 }
 
-PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
-                                const CostModel& model, const std::vector<Problem>& shapes) {
-  PredictSetup setup;
+namespace {
+
+void check_model_config(const CostModel& model, const TileShape& t, const ClusterShape& c) {
+  const std::string err = model.config_error(t, c);
+  if (!err.empty()) {
+    throw std::invalid_argument("tile " + tile_text(t) + " cluster " + cluster_text(c) + ": " +
+                                err);
+  }
+}
+
+// --tile / --cluster for the schedules other than best: one value each (any tile; a kernel
+// cluster).
+void single_config(const po::variables_map& vm, PredictSetup& setup) {
+  for (const char* opt : {"tile", "cluster"}) {
+    if (vm.count(opt) && vm[opt].as<std::string>().find(',') != std::string::npos) {
+      throw std::invalid_argument(std::string("--") + opt + " '" + vm[opt].as<std::string>() +
+                                  "' lists several; only --schedule best searches a list");
+    }
+  }
   setup.tile = tile_from(vm);
+  if (vm.count("cluster"))
+    setup.cluster = parse_kernel_clusters(vm["cluster"].as<std::string>())[0];
+  check_model_config(*setup.model, setup.tile, setup.cluster);
+}
+
+}  // namespace
+
+PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
+                                const CostModel& model, const std::vector<Problem>& shapes,
+                                const std::vector<std::string>& schedules) {
+  PredictSetup setup;
   setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
   setup.reduction = reduction_from(vm);
   setup.model = &model;
-  for (const auto& s : shapes) plan_geometry(s, setup.tile, setup.gpu);
+  const bool has_best = std::find(schedules.begin(), schedules.end(), "best") != schedules.end();
+  const bool has_other = std::any_of(schedules.begin(), schedules.end(),
+                                     [](const std::string& s) { return s != "best"; });
+  if (has_other) {
+    single_config(vm, setup);
+    for (const auto& s : shapes) {
+      plan_schedule("dp", s, setup.tile, setup.gpu, setup.reduction, setup.cluster);
+    }
+  }
+  if (has_best) {
+    setup.best_tiles = parse_kernel_tiles(vm.count("tile") ? vm["tile"].as<std::string>() : "all");
+    setup.best_clusters = vm.count("cluster")
+                              ? parse_kernel_clusters(vm["cluster"].as<std::string>())
+                              : model_clusters(model);
+    for (const auto& t : setup.best_tiles) {
+      for (const auto& c : setup.best_clusters) check_model_config(model, t, c);
+      for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
+    }
+  }
   return setup;
 }
 

@@ -30,14 +30,16 @@ std::vector<Problem> shapes_from(const po::variables_map& vm);
 // "128x128x64" -> TileShape; throws on malformed text.
 TileShape parse_tile(const std::string& text);
 
-// --tile MxNxK and --reduction deterministic|atomic.
+// --tile MxNxK (absent: kDefaultTile) and --reduction deterministic|atomic.
 void add_plan_options(po::options_description& desc);
 TileShape tile_from(const po::variables_map& vm);
 Reduction reduction_from(const po::variables_map& vm);
 
-// Tile, GPU shape, reduction and model for predict/compare; validates every shape against them.
+// Tile (or best's kernel-tile list), GPU shape, reduction and model for predict/compare;
+// validates every shape, tile and the model's parameters for each tile against them.
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
-                                const CostModel& model, const std::vector<Problem>& shapes);
+                                const CostModel& model, const std::vector<Problem>& shapes,
+                                const std::vector<std::string>& schedules);
 
 // --model NAME|FILE.json and --param name=value,...
 void add_model_options(po::options_description& desc);

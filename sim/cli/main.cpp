@@ -23,6 +23,7 @@ const Subcommand kSubcommands[] = {
     {"models", "list cost models and their parameters", lw::cli::cmd_models},
     {"calibrate", "fit a cost model to measured kernel runs", lw::cli::cmd_calibrate},
     {"trace", "merge simulated and measured timelines; draw a Gantt SVG", lw::cli::cmd_trace},
+    {"plot", "render compare's heatmap or CDF SVG from a compare CSV", lw::cli::cmd_plot},
 };
 
 void usage(std::ostream& out) {

@@ -10,8 +10,9 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
+
+#include "sim/engine/time_index.hpp"
 
 namespace lw {
 
@@ -29,14 +30,13 @@ class EventQueue {
  public:
   static constexpr int32_t kMaxPriority = (1 << (64 - kSeqBits)) - 1;  // 255
 
-  void reserve(size_t n) {
-    times_.reserve(n);
-    index_.reserve(n);
-  }
+  void reserve(size_t n) { times_.reserve(n); }
   void clear() {
-    for (int32_t b : times_) recycle(b);
+    for (int32_t b : times_) {
+      index_.erase(buckets_[b].time);
+      recycle(b);
+    }
     times_.clear();
-    index_.clear();
     next_seq_ = 0;
     size_ = 0;
     cached_time_ = -1;
@@ -44,6 +44,8 @@ class EventQueue {
     last_popped_ = 0;
   }
   bool empty() const { return size_ == 0; }
+  // Time of the next event (only when !empty()).
+  double top_time() const { return buckets_[static_cast<size_t>(times_.front())].time; }
 
   void push(double time, int32_t priority, int32_t kind, int64_t subject) {
     check(time, priority);
@@ -111,11 +113,8 @@ class EventQueue {
 
   int32_t bucket_for(double time) {
     if (cached_bucket_ >= 0 && cached_time_ == time) return cached_bucket_;
-    int32_t b;
-    const auto it = index_.find(time);
-    if (it != index_.end()) {
-      b = it->second;
-    } else {
+    int32_t b = index_.find(time);
+    if (b < 0) {
       if (free_.empty()) {
         free_.push_back(static_cast<int32_t>(buckets_.size()));
         buckets_.emplace_back();
@@ -123,7 +122,7 @@ class EventQueue {
       b = free_.back();
       free_.pop_back();
       buckets_[b].time = time;
-      index_.emplace(time, b);
+      index_.insert(time, b);
       times_.push_back(b);
       std::push_heap(times_.begin(), times_.end(), LaterTime{&buckets_});
     }
@@ -138,10 +137,10 @@ class EventQueue {
     free_.push_back(b);
   }
 
-  std::vector<Bucket> buckets_;                // pool; items keep their capacity across runs
-  std::vector<int32_t> free_;                  // unused bucket ids
-  std::vector<int32_t> times_;                 // heap of bucket ids by time (distinct times only)
-  std::unordered_map<double, int32_t> index_;  // time -> bucket id
+  std::vector<Bucket> buckets_;  // pool; items keep their capacity across runs
+  std::vector<int32_t> free_;    // unused bucket ids
+  std::vector<int32_t> times_;   // heap of bucket ids by time (distinct times only)
+  TimeIndex index_;              // time -> bucket id
   uint64_t next_seq_ = 0;
   size_t size_ = 0;
   double cached_time_ = -1;  // last bucket pushed to (most pushes hit it)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -26,7 +27,8 @@ double checked(double time, const char* what) {
 }  // namespace
 
 CostContext Simulator::context() const {
-  return CostContext{opt_.sms, busy_sms_, distinct_rows_, distinct_cols_};
+  return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
+                     distinct_cols_};
 }
 
 // Tracks which tile rows and columns have a segment in flight (the operand working set).
@@ -69,6 +71,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   result_.deadlock = false;
   result_.deadlock_report.clear();
   result_.events = 0;
+  result_.cut_off = false;
   queue_.clear();
   queue_.reserve(static_cast<size_t>(opt_.sms * opt_.ctas_per_sm) + 4);
   flags_.assign(static_cast<size_t>(plan.workspace_slots), 0);
@@ -84,12 +87,39 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   distinct_rows_ = 0;
   distinct_cols_ = 0;
   now_ = 0;
+  rated_ = model.shares_mac_rate();
+  progress_ = progress_at_ = 0;
+  mac_heap_.clear();
+  if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
 }
 
 void Simulator::run_events() {
-  while (!queue_.empty()) {
+  while (!queue_.empty() || !mac_heap_.empty()) {
+    if (!mac_heap_.empty()) {  // rated mode: a MAC loop ends before (or with) the next event?
+      const double t_mac = next_mac_end();
+      if (queue_.empty() || t_mac <= queue_.top_time()) {
+        if (t_mac > opt_.cutoff) {  // as for queued events below
+          now_ = t_mac;
+          result_.cut_off = true;
+          break;
+        }
+        advance_progress(t_mac);
+        std::pop_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
+        const int64_t cta = mac_heap_.back().second;
+        mac_heap_.pop_back();
+        now_ = t_mac;
+        ++result_.events;
+        mac_finished(cta, t_mac);
+        continue;
+      }
+    }
     const Event e = queue_.pop();
+    if (rated_) advance_progress(e.time);
     now_ = e.time;
+    if (e.time > opt_.cutoff) {
+      result_.cut_off = true;
+      break;
+    }
     ++result_.events;
     const int64_t cta = e.subject;
     switch (e.kind) {
@@ -113,6 +143,9 @@ void Simulator::run_events() {
       case kSegmentDone:
         finish_segment(cta, e.time);
         break;
+      case kMacStart:
+        start_rated_mac(cta);
+        break;
     }
   }
 }
@@ -122,26 +155,31 @@ void Simulator::finish_result() {
   const Plan& plan = *plan_;
   const CostModel& model = *model_;
   result_.makespan = now_;
-  if (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction)) {
+  if (!result_.cut_off &&
+      (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction))) {
     report_deadlock();
   }
   // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs.
   Segment whole;
   whole.k_begin = 0;
   whole.k_end = plan.k_tiles;
-  const CostContext all{opt_.sms, opt_.sms};
+  const CostContext all{opt_.sms * opt_.cluster_size, opt_.sms * opt_.cluster_size};
   result_.ideal = static_cast<double>(plan.tiles) *
                   (checked(model.mac(plan, whole, all), "mac") +
                    checked(model.epilogue(plan, whole, all), "epilogue")) /
                   static_cast<double>(opt_.sms);
   result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
-  result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
-  const double slots = static_cast<double>(opt_.ctas_per_sm);
-  for (int64_t s = 0; s < opt_.sms; ++s) {
-    SmStats& st = result_.sm_stats[s];
-    st.busy = sm_busy_[s] / slots;
-    st.wait = sm_wait_[s] / slots;
-    st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+  if (opt_.sm_stats) {
+    result_.sm_stats.resize(static_cast<size_t>(opt_.sms));
+    const double slots = static_cast<double>(opt_.ctas_per_sm);
+    for (int64_t s = 0; s < opt_.sms; ++s) {
+      SmStats& st = result_.sm_stats[s];
+      st.busy = sm_busy_[s] / slots;
+      st.wait = sm_wait_[s] / slots;
+      st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+    }
+  } else {
+    result_.sm_stats.clear();
   }
   check_times();
 }
@@ -227,6 +265,15 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     c.row = tile_coord_m(*plan_, c.seg.tile);
     c.col = tile_coord_n(*plan_, c.seg.tile);
     track_tile(c.row, c.col, +1);
+  }
+  if (rated_) {  // the loop starts at t (after a prologue: later than now) and is re-rated
+    c.phase = kMac;
+    if (t > now_) {
+      queue_.push(t, kPriorityWork, kMacStart, cta);
+    } else {
+      start_rated_mac(cta);
+    }
+    return;
   }
   const CostContext ctx = context();
   const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac");
@@ -385,6 +432,59 @@ void Simulator::signal(int64_t flag, int64_t amount, double t) {
       link = &w.next_waiter;
     }
   }
+}
+
+// Processor-shared MAC loops. Progress is advanced to the time of every event before the event
+// changes the busy-SM count, so between events the rate is constant and exact.
+double Simulator::iter_time_now() {
+  const auto busy = static_cast<size_t>(std::max<int64_t>(1, busy_sms_));
+  double& cached = iter_time_by_busy_[busy];
+  if (cached < 0) {
+    // For a cluster plan the model sees physical SMs (as context() gives it).
+    cached = checked(model_->iter_time(*plan_, static_cast<int64_t>(busy) * opt_.cluster_size),
+                     "iter_time");
+    // Progress is time / iter_time: an iteration that takes no time would never end the loop.
+    if (cached == 0)
+      throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
+  }
+  return cached;
+}
+
+void Simulator::advance_progress(double t) {
+  if (!mac_heap_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
+  progress_at_ = t;
+}
+
+double Simulator::next_mac_end() {
+  const double left = std::max(0.0, mac_heap_.front().first - progress_);
+  return progress_at_ + left * iter_time_now();
+}
+
+void Simulator::start_rated_mac(int64_t cta) {
+  advance_progress(now_);
+  const auto iters = static_cast<double>(segment_iters(ctas_[cta].seg));
+  mac_heap_.emplace_back(progress_ + iters, cta);
+  std::push_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
+}
+
+// A rated MAC loop ended at t: the action that follows it, as in start_next_segment's fixed path.
+void Simulator::mac_finished(int64_t cta, double t) {
+  Cta& c = ctas_[cta];
+  c.t_mac_end = t;
+  c.t_fixup_end = t;
+  sm_busy_[c.sm] += t - c.t_start;
+  const CostContext ctx = context();
+  if (c.seg.role == Role::Whole || c.seg.role == Role::StorePartial) {
+    const double cost = c.seg.role == Role::Whole
+                            ? checked(model_->epilogue(*plan_, c.seg, ctx), "epilogue")
+                            : checked(model_->partial_store(*plan_, c.seg, ctx), "partial_store");
+    sm_busy_[c.sm] += cost;
+    if (c.seg.role == Role::StorePartial) c.t_fixup_end = t + cost;
+    c.phase = kAction;
+    queue_.push(t + cost, kPriorityWork, kSegmentDone, cta);
+    return;
+  }
+  try_fixup(cta, t);
 }
 
 SimResult simulate(const Plan& plan, const CostModel& model, const SimOptions& options) {

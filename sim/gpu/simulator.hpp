@@ -4,6 +4,7 @@
 // as a deadlock with its wait cycle.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@ struct SimOptions {
   int64_t sms = 132;
   int64_t ctas_per_sm = 1;
   bool record_timeline = false;
+  // Stop once simulated time passes this (the run cannot beat a makespan already found):
+  // SimResult::cut_off is set and makespan is the time reached. Infinity: run to the end.
+  double cutoff = std::numeric_limits<double>::infinity();
+  // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
+  // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
+  int64_t cluster_size = 1;
+  bool sm_stats = true;  // fill SimResult::sm_stats (a search that needs only makespans skips it)
 };
 
 struct SmStats {
@@ -35,6 +43,7 @@ struct SimResult {
   bool deadlock = false;
   std::string deadlock_report;  // one line: the wait cycle
   int64_t events = 0;
+  bool cut_off = false;  // stopped at SimOptions::cutoff; makespan > cutoff, the rest is partial
 };
 
 // Reusable simulator: keeps its buffers between runs so sweeps allocate nothing per event.
@@ -47,7 +56,7 @@ class Simulator {
  private:
   enum Phase : int32_t { kIdle, kMac, kAction, kWaiting, kDone };
   // Event subjects and waiter links are CTA slot indices (see launch()).
-  enum EventKind : int32_t { kMacDone, kLoadDone, kSegmentDone, kWake, kLaunch };
+  enum EventKind : int32_t { kMacDone, kLoadDone, kSegmentDone, kWake, kLaunch, kMacStart };
 
   struct Cta {
     int64_t id = -1;  // CTA index in the launch's grid
@@ -81,6 +90,12 @@ class Simulator {
   CostContext context() const;
   void track_tile(int64_t row, int64_t col, int delta);
   void report_deadlock();
+  // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
+  double iter_time_now();
+  void advance_progress(double t);
+  double next_mac_end();
+  void start_rated_mac(int64_t cta);
+  void mac_finished(int64_t cta, double t);
 
   const Plan* plan_ = nullptr;
   const CostModel* model_ = nullptr;
@@ -102,6 +117,13 @@ class Simulator {
   int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
   double now_ = 0;
+  // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
+  // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
+  // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-heap.
+  bool rated_ = false;
+  double progress_ = 0, progress_at_ = 0;
+  std::vector<double> iter_time_by_busy_;             // cache, < 0 = not yet asked
+  std::vector<std::pair<double, int64_t>> mac_heap_;  // (progress at end, CTA slot)
   SimResult result_;
 };
 

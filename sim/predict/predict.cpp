@@ -1,25 +1,20 @@
 // predict(): plan + simulate one (shape, schedule); best-of selection; the seed's split-K formula.
 #include "sim/predict/predict.hpp"
 
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 
 namespace lw {
 
-const std::vector<std::string>& best_candidates() {
-  static const std::vector<std::string> names = {"dp",       "splitk:2", "splitk:3", "splitk:4",
-                                                 "splitk:8", "streamk",  "cutlass",  "two-tile"};
-  return names;
-}
-
 namespace {
 
-PredictRow run_one(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
-                   Simulator& sim, std::vector<SegmentRecord>* timeline) {
-  const Planned planned = plan_schedule(schedule, problem, setup.tile, setup.gpu, setup.reduction);
+PredictRow run_one(const Problem& problem, const std::string& schedule, const TileShape& tile,
+                   const ClusterShape& cluster, const PredictSetup& setup, Simulator& sim,
+                   std::vector<SegmentRecord>* timeline) {
+  const Planned planned =
+      plan_schedule(schedule, problem, tile, setup.gpu, setup.reduction, cluster);
   const Plan& p = planned.plan;
-  SimOptions opt;
-  opt.sms = setup.gpu.sms;
-  opt.ctas_per_sm = setup.gpu.ctas_per_sm;
+  SimOptions opt = sim_options_for(setup.gpu, cluster);
   opt.record_timeline = timeline != nullptr;
   const SimResult& r = sim.run(p, *setup.model, opt);
   PredictRow row;
@@ -27,6 +22,8 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Pr
   row.problem = problem;
   row.sms = setup.gpu.sms;
   row.schedule = schedule;
+  row.tile = tile;
+  row.cluster = cluster;
   row.makespan = r.makespan;
   row.ideal = r.ideal;
   row.efficiency = r.efficiency;
@@ -40,21 +37,25 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Pr
 
 PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
                    Simulator& sim, std::vector<SegmentRecord>* timeline) {
-  if (schedule != "best") return run_one(problem, schedule, setup, sim, timeline);
-  PredictRow best;
-  bool have = false;
-  for (const auto& name : best_candidates()) {
-    PredictRow row = run_one(problem, name, setup, sim, nullptr);
-    if (row.deadlock) continue;
-    if (!have || row.makespan < best.makespan) {
-      best = row;
-      have = true;
-    }
+  if (schedule != "best") {
+    return run_one(problem, schedule, setup.tile, setup.cluster, setup, sim, timeline);
   }
-  best.choice = best.schedule;
-  best.schedule = "best";
-  if (timeline) run_one(problem, best.choice, setup, sim, timeline);
-  return best;
+  const std::vector<TileShape> tiles =
+      setup.best_tiles.empty() ? parse_kernel_tiles("all") : setup.best_tiles;
+  const std::vector<ClusterShape> clusters =
+      setup.best_clusters.empty() ? model_clusters(*setup.model) : setup.best_clusters;
+  const BestChoice b =
+      choose_best(problem, setup.gpu, setup.reduction, *setup.model, tiles, clusters, sim);
+  if (!b.found) {  // every candidate deadlocks: report the first one's deadlock
+    PredictRow row = run_one(problem, best_decompositions().front(), tiles.front(),
+                             clusters.front(), setup, sim, timeline);
+    row.schedule = "best";
+    return row;
+  }
+  PredictRow row = run_one(problem, b.schedule, b.tile, b.cluster, setup, sim, timeline);
+  row.choice = b.schedule;
+  row.schedule = "best";
+  return row;
 }
 
 double seed_split_k_estimate(int64_t tiles, int64_t iters, int64_t sms, int64_t splits,

@@ -1,5 +1,6 @@
 // Prediction of one (shape, schedule) under a cost model: plans it with sim/decomp, runs the event
-// simulator, and returns one result row. `best` picks the fastest of a fixed candidate set.
+// simulator, and returns one result row. `best` searches kernel configs x decompositions
+// (best.hpp).
 #pragma once
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "models/cost_model.hpp"
 #include "sim/decomp/planners/planners.hpp"
 #include "sim/gpu/simulator.hpp"
+#include "sim/predict/best.hpp"
 
 namespace lw {
 
@@ -14,7 +16,9 @@ namespace lw {
 struct PredictRow : PlanSummary {
   Problem problem;
   int64_t sms = 0;
-  std::string schedule;  // as requested ("best" stays "best")
+  std::string schedule;  // as requested ("best" stays "best"; choice names the winner)
+  TileShape tile;        // the tile simulated (best: the winning one)
+  ClusterShape cluster;  // the cluster (best: the winning one; the simulator models 1x1)
   double makespan = 0;
   double ideal = 0;
   double efficiency = 0;
@@ -23,14 +27,14 @@ struct PredictRow : PlanSummary {
 };
 
 struct PredictSetup {
-  TileShape tile;
+  TileShape tile;                           // for every schedule but best
+  ClusterShape cluster;                     // for every schedule but best
+  std::vector<TileShape> best_tiles;        // best's candidate tiles; empty = all kernel tiles
+  std::vector<ClusterShape> best_clusters;  // best's clusters; empty = model_clusters(model)
   GpuShape gpu;
   Reduction reduction = Reduction::Deterministic;
   const CostModel* model = nullptr;
 };
-
-// Schedules `best` chooses among.
-const std::vector<std::string>& best_candidates();
 
 // One row; `timeline` (optional) receives the simulated trace of the chosen plan.
 PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,

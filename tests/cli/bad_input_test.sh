@@ -40,6 +40,22 @@ expect_error "short_row.csv:2: missing column" predict --gpu h200 --shapes "$tmp
 expect_error "no shapes" predict --gpu h200 --shapes "$tmp/no_rows.csv"
 expect_error "cannot read" predict --gpu h200 --shapes "$tmp/missing.csv"
 expect_error "unknown cost model" predict --gpu h200 --m 128 --n 128 --k 128 --model nope
+# A model whose calibration did not determine iter_unaligned_us: refused (exit 2) where K % 8 != 0
+# (the parameter moves the case), accepted where K % 8 == 0 (it does not).
+printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"]}\n' \
+  >"$tmp/undetermined.json"
+expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
+  --schedule dp --model "$tmp/undetermined.json"
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule dp --model "$tmp/undetermined.json" \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp --model "$tmp/undetermined.json" \
+  >/dev/null 2>&1
+rc_bad=$?
+if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
+  echo "FAIL: undetermined-parameter model: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
+  failures=$((failures + 1))
+fi
 expect_error "no parameter 'bogus'" predict --gpu h200 --m 128 --n 128 --k 128 --param bogus=1
 expect_error "unknown --format" predict --gpu h200 --m 128 --n 128 --k 128 --format xml
 expect_error "give --gpu NAME or --sms N" predict --m 128 --n 128 --k 128

@@ -25,29 +25,29 @@ model_file() {  # model_file NAME MODEL PARAM VALUE
   printf '{"model": "%s", "params": {"%s": %s}}\n' "$2" "$3" "$4" >"$tmp/$1.json"
 }
 printf 'm,n,k\n1024,1024,1024\n' >"$tmp/shapes.csv"
-model_file negative calibrated iter_us -5
-model_file huge calibrated iter_us 1e308
+model_file negative calibrated mma_tflops_per_sm -5
+model_file huge calibrated mma_tflops_per_sm 1e308
 model_file zero_share roofline tensor_efficiency 0
 model_file share_above_one roofline bandwidth_efficiency 1.5
-model_file overflow calibrated iter_us 1e999
+model_file overflow calibrated mma_tflops_per_sm 1e999
 
-range="is outside its range (0, 1e+09] us"
-expect_error "model file '$tmp/negative.json': parameter 'iter_us' = -5 $range" \
+range="is outside its range [1e-06, 1e+18] TFLOP/s"
+expect_error "model file '$tmp/negative.json': parameter 'mma_tflops_per_sm' = -5 $range" \
   predict --model "$tmp/negative.json" "${shape[@]}"
-expect_error "model file '$tmp/huge.json': parameter 'iter_us' = 1e+308 $range" \
+expect_error "model file '$tmp/huge.json': parameter 'mma_tflops_per_sm' = 1e+308 $range" \
   predict --model "$tmp/huge.json" "${shape[@]}"
 expect_error "parameter 'tensor_efficiency' = 0 is outside its range (0, 1] fraction" \
   predict --model "$tmp/zero_share.json" "${shape[@]}"
 expect_error "parameter 'bandwidth_efficiency' = 1.5 is outside its range (0, 1] fraction" \
   predict --model "$tmp/share_above_one.json" "${shape[@]}"
 expect_error "model file '$tmp/overflow.json'" predict --model "$tmp/overflow.json" "${shape[@]}"
-expect_error "--param: parameter 'iter_us' = nan $range" \
-  predict --model calibrated --param iter_us=nan "${shape[@]}"
-expect_error "--param: parameter 'iter_us' = inf $range" \
-  predict --model calibrated --param iter_us=inf "${shape[@]}"
+expect_error "--param: parameter 'mma_tflops_per_sm' = nan $range" \
+  predict --model calibrated --param mma_tflops_per_sm=nan "${shape[@]}"
+expect_error "--param: parameter 'mma_tflops_per_sm' = inf $range" \
+  predict --model calibrated --param mma_tflops_per_sm=inf "${shape[@]}"
 expect_error "--param: parameter 'mac' = -1 is outside its range (0, 1e+09] iter" \
   predict --param mac=-1 "${shape[@]}"
-expect_error "model file '$tmp/negative.json': parameter 'iter_us' = -5 $range" \
+expect_error "model file '$tmp/negative.json': parameter 'mma_tflops_per_sm' = -5 $range" \
   compare --model "$tmp/negative.json" --gpu h200 --shapes "$tmp/shapes.csv" \
   --schedule dp,streamk
 exit $((failures > 0))

@@ -58,27 +58,29 @@ std::string preset_error(const std::string& field, const std::string& value) {
 
 }  // namespace
 
-TEST_CASE("a model file with a time parameter out of range names the file, parameter, range") {
-  const std::string neg = model_file("negative", R"("iter_us": -5)");
+TEST_CASE(
+    "a model file with a rate or time parameter out of range names the file, parameter, range") {
+  const std::string neg = model_file("negative", R"("mma_tflops_per_sm": -5)");
   CHECK(load_error(neg) ==
-        "model file '" + neg + "': parameter 'iter_us' = -5 is outside its range (0, 1e+09] us");
+        "model file '" + neg +
+            "': parameter 'mma_tflops_per_sm' = -5 is outside its range [1e-06, 1e+18] TFLOP/s");
   const std::string huge = model_file("huge", R"("epilogue_us": 1e308)");
   CHECK(load_error(huge) ==
         "model file '" + huge +
             "': parameter 'epilogue_us' = 1e+308 is outside its range [0, 1e+09] us");
   // JSON has no NaN or infinity: an overflowing literal is refused as a file error.
-  const std::string inf = model_file("inf", R"("iter_us": 1e999)");
+  const std::string inf = model_file("inf", R"("mma_tflops_per_sm": 1e999)");
   CHECK(load_error(inf).rfind("model file '" + inf + "'", 0) == 0);
   // A valid file is accepted.
-  CHECK(load_error(model_file("ok", R"("iter_us": 0.25)")) == "(no error)");
+  CHECK(load_error(model_file("ok", R"("mma_tflops_per_sm": 0.25)")) == "(no error)");
 }
 
 TEST_CASE("--param NaN, infinities and negatives are refused, blamed on --param") {
-  const std::string ok = model_file("ok2", R"("iter_us": 0.25)");
+  const std::string ok = model_file("ok2", R"("mma_tflops_per_sm": 0.25)");
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  CHECK(load_error(ok, {{"iter_us", nan}}) ==
-        "--param: parameter 'iter_us' = nan is outside its range (0, 1e+09] us");
+  CHECK(load_error(ok, {{"mma_tflops_per_sm", nan}}) ==
+        "--param: parameter 'mma_tflops_per_sm' = nan is outside its range [1e-06, 1e+18] TFLOP/s");
   CHECK(load_error(ok, {{"flag_us", inf}}) ==
         "--param: parameter 'flag_us' = inf is outside its range [0, 1e+09] us");
   CHECK(load_error(ok, {{"flag_us", -inf}}) ==
@@ -95,13 +97,15 @@ TEST_CASE("--param NaN, infinities and negatives are refused, blamed on --param"
           make_model("roofline", {{"tensor_efficiency", 1.0}}, h200);
         }) == "(no error)");
   CHECK(error_of([&] { make_model("unit", {{"epilogue", 0.0}}, h200); }) == "(no error)");
-  // A MAC iteration must take time, or makespans (and their ratios) are 0 (NaN).
+  // A MAC iteration must take time, or makespans (and their ratios) are 0 (NaN); a rate is
+  // bounded away from 0 and infinity so the iteration time it yields is finite and positive.
   CHECK(error_of([&] {
           make_model("unit", {{"mac", 0.0}}, h200);
         }) == "--param: parameter 'mac' = 0 is outside its range (0, 1e+09] iter");
   CHECK(error_of([&] {
-          make_model("calibrated", {{"iter_us", 0.0}}, h200);
-        }) == "--param: parameter 'iter_us' = 0 is outside its range (0, 1e+09] us");
+          make_model("calibrated", {{"mma_tflops_per_sm", 0.0}}, h200);
+        }) ==
+        "--param: parameter 'mma_tflops_per_sm' = 0 is outside its range [1e-06, 1e+18] TFLOP/s");
 }
 
 TEST_CASE("every declared default lies inside its declared range") {

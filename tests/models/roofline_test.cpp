@@ -81,9 +81,10 @@ TEST_CASE("registry: roofline and calibrated are registered; unknown parameters 
 
   const std::string dir = testing::temp_dir("registry_file");
   write_file_atomically(dir + "/bad.json",
-                        R"({"model":"calibrated","params":{"iter_us":1,"bogus":2}})");
+                        R"({"model":"calibrated","params":{"mma_tflops_per_sm":1,"bogus":2}})");
   CHECK_THROWS_AS(make_model_from_file(dir + "/bad.json", {}, h200), std::invalid_argument);
-  write_file_atomically(dir + "/good.json", R"({"model":"calibrated","params":{"iter_us":2}})");
+  write_file_atomically(dir + "/good.json",
+                        R"({"model":"calibrated","params":{"mma_tflops_per_sm":0.5}})");
   const auto m = make_model_from_file(dir + "/good.json", {}, h200);
   CHECK(m->mac(big_plan(), iterations(1), CostContext{132, 1}) > 2.0);
 }

@@ -29,7 +29,9 @@ std::vector<Problem> shape_grid(int64_t lo, int64_t hi, int steps) {
 std::string synthetic_csv(const SyntheticSpec& spec) {
   std::string csv =
       "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
-      "rel_err,sm_clock_mhz,ok\n";
+      "rel_err,sm_clock_mhz,ok,tile\n";
+  const std::vector<TileShape> tiles =
+      spec.tiles.empty() ? std::vector<TileShape>{spec.tile} : spec.tiles;
   const GpuSpec h200 = gpu_preset("h200");
   Simulator sim;
   for (const int64_t sms : spec.sms) {
@@ -37,22 +39,27 @@ std::string synthetic_csv(const SyntheticSpec& spec) {
     const auto model = make_model(spec.model, spec.params, gpu);
     for (const auto& p : spec.shapes) {
       for (const auto& s : spec.schedules) {
-        const Planned planned =
-            plan_schedule(s, p, spec.tile, GpuShape{sms, 1}, Reduction::Deterministic);
-        SimOptions opt;
-        opt.sms = sms;
-        const double us = sim.run(planned.plan, *model, opt).makespan;
-        const double ms = us / 1000.0;
-        const double tflops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) *
-                              static_cast<double>(p.k) / (us * 1e6);
-        char line[256];
-        std::snprintf(
-            line, sizeof line,
-            "%lld,%lld,%lld,%lld,%s,deterministic,%lld,%lld,%.6f,%.6f,%.6f,%.2f,%.6f,1e-3,1980,1\n",
-            static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
-            static_cast<long long>(sms), s.c_str(), static_cast<long long>(planned.splits),
-            static_cast<long long>(planned.plan.grid), ms, ms, ms, tflops, ms);
-        csv += line;
+        for (const auto& tile : tiles) {
+          const Planned planned =
+              plan_schedule(s, p, tile, GpuShape{sms, 1}, Reduction::Deterministic);
+          SimOptions opt;
+          opt.sms = sms;
+          const double us = sim.run(planned.plan, *model, opt).makespan;
+          const double ms = us / 1000.0;
+          const double tflops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) *
+                                static_cast<double>(p.k) / (us * 1e6);
+          char line[256];
+          std::snprintf(
+              line, sizeof line,
+              "%lld,%lld,%lld,%lld,%s,deterministic,%lld,%lld,%.6f,%.6f,%.6f,%.2f,%.6f,1e-3,1980,1,"
+              "%lldx%lldx%lld\n",
+              static_cast<long long>(p.m), static_cast<long long>(p.n), static_cast<long long>(p.k),
+              static_cast<long long>(sms), s.c_str(), static_cast<long long>(planned.splits),
+              static_cast<long long>(planned.plan.grid), ms, ms, ms, tflops, ms,
+              static_cast<long long>(tile.m), static_cast<long long>(tile.n),
+              static_cast<long long>(tile.k));
+          csv += line;
+        }
       }
     }
   }

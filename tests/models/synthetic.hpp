@@ -14,6 +14,7 @@ struct SyntheticSpec {
   std::vector<std::string> schedules;
   std::vector<int64_t> sms;
   TileShape tile;
+  std::vector<TileShape> tiles;  // when non-empty: every tile (CSV column "tile"), not `tile`
   std::string model = "calibrated";
   ParamValues params;
 };

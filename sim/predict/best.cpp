@@ -1,0 +1,199 @@
+// choose_best(): exhaustive tile x cluster x decomposition search with exact early cut-off.
+#include "sim/predict/best.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+
+namespace lw {
+
+const std::vector<std::string>& best_decompositions() {
+  static const std::vector<std::string> names = {"dp",       "splitk:2", "splitk:3",
+                                                 "splitk:4", "splitk:6", "splitk:8",
+                                                 "streamk",  "cutlass",  "two-tile"};
+  return names;
+}
+
+namespace {
+
+void check_config(const CostModel& model, const TileShape& tile, const ClusterShape& cluster) {
+  const std::string err = model.config_error(tile, cluster);
+  if (!err.empty()) {
+    throw std::invalid_argument("tile " + tile_text(tile) + " cluster " + cluster_text(cluster) +
+                                ": " + err);
+  }
+}
+
+// One (tile, cluster, decomposition) to simulate. The search simulates likely winners first (tiles
+// of small ideal makespan, then Stream-K-like decompositions) so the cut-off prunes the rest
+// early; `index` is the canonical (tiles, clusters, decompositions) position that breaks ties.
+struct Candidate {
+  size_t tile, cluster, decomposition, index;
+  double ideal;
+  int rank;
+  bool operator<(const Candidate& o) const {
+    if (ideal != o.ideal) return ideal < o.ideal;
+    if (rank != o.rank) return rank < o.rank;
+    return index < o.index;
+  }
+};
+
+// Try-first rank of each best_decompositions() entry (lower first).
+constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
+
+// Every tile's full MAC loop and epilogue spread over all SMs, all of them busy (SimResult::ideal).
+double ideal_makespan(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
+                      const GpuShape& gpu, const CostModel& model) {
+  const Plan p = plan_schedule("dp", problem, tile, gpu, Reduction::Deterministic, cluster).plan;
+  const SimOptions opt = sim_options_for(gpu, cluster);
+  Segment whole;
+  whole.k_begin = 0;
+  whole.k_end = p.k_tiles;
+  const CostContext all{gpu.sms, gpu.sms};
+  return static_cast<double>(p.tiles) * (model.mac(p, whole, all) + model.epilogue(p, whole, all)) /
+         static_cast<double>(opt.sms);
+}
+
+// Field-by-field plan equality: decompositions often coincide (two-tile is Stream-K below two
+// waves of tiles, cutlass often picks dp), and an identical plan simulates identically.
+bool same_plan(const Plan& a, const Plan& b) {
+  static_assert(sizeof(Plan) == 200, "Plan changed: compare the new field here");
+  auto dims = [](const auto& x, const auto& y) { return x.m == y.m && x.n == y.n; };
+  return dims(a.problem, b.problem) && a.problem.k == b.problem.k && same_tile(a.tile, b.tile) &&
+         dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m && a.tiles_n == b.tiles_n &&
+         a.tiles == b.tiles && a.k_tiles == b.k_tiles && a.raster == b.raster && a.grid == b.grid &&
+         a.work_units == b.work_units && a.persistent == b.persistent &&
+         a.split_mode == b.split_mode && a.split_tiles == b.split_tiles &&
+         a.split_units == b.split_units && a.splits == b.splits && a.groups == b.groups &&
+         a.big_groups == b.big_groups && a.min_piece == b.min_piece && a.walk == b.walk &&
+         a.owner == b.owner && a.storage == b.storage &&
+         a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
+}
+
+bool same_config(const Plan& a, const Plan& b) {
+  return same_tile(a.tile, b.tile) && a.cluster.m == b.cluster.m && a.cluster.n == b.cluster.n;
+}
+
+// A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's
+// split segments at one busy SM, one partial store or add per non-owner split and the epilogue,
+// spread evenly over all CTA slots, after the launch. 0 for other plans (not needed: split-K
+// candidates hold most of a large shape's events).
+double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  if (!model.costs_grow_with_load() || p.split_mode != SplitMode::FixedSplit ||
+      p.separate_reduction) {
+    return 0;
+  }
+  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};
+  double per_tile = 0;
+  Segment seg;  // tile 0: all its rows are inside the problem if any tile's are
+  for (int64_t s = 0; s < p.splits; ++s) {
+    const UnitRange r = unit_range(p, s * p.split_tiles);
+    seg.k_begin = r.begin;
+    seg.k_end = r.end;
+    per_tile += model.mac(p, seg, least);
+  }
+  const double fixup =
+      std::min(model.partial_store(p, seg, least), model.partial_accumulate(p, seg, least));
+  per_tile += static_cast<double>(p.splits - 1) * fixup + model.epilogue(p, seg, least);
+  return model.launch_overhead(p) +
+         static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
+}
+
+// A plan already simulated in this search: it cannot win if it was cut off or deadlocked.
+struct Simulated {
+  Plan plan;
+  bool can_win;
+  double makespan;
+};
+
+}  // namespace
+
+SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
+  SimOptions opt;
+  opt.cluster_size = cluster.m * cluster.n;
+  if (opt.cluster_size == 1) {
+    opt.sms = gpu.sms;
+    opt.ctas_per_sm = gpu.ctas_per_sm;
+  } else {
+    opt.sms = gpu.max_active_clusters > 0 ? gpu.max_active_clusters
+                                          : gpu.sms * gpu.ctas_per_sm / opt.cluster_size;
+    opt.ctas_per_sm = 1;
+  }
+  return opt;
+}
+
+std::vector<ClusterShape> model_clusters(const CostModel& model) {
+  std::vector<ClusterShape> out;
+  for (const ClusterShape& c : kKernelClusters) {
+    if (model.config_error(kDefaultTile, c).empty()) out.push_back(c);
+  }
+  return out;
+}
+
+BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters, Simulator& sim) {
+  if (tiles.empty() || clusters.empty()) {
+    throw std::invalid_argument("best: no candidate tiles or clusters");
+  }
+  const size_t nd = best_decompositions().size();
+  std::vector<Candidate> order;
+  for (size_t t = 0; t < tiles.size(); ++t) {
+    for (size_t c = 0; c < clusters.size(); ++c) {
+      if (!kernel_has_config(tiles[t], clusters[c])) continue;
+      check_config(model, tiles[t], clusters[c]);
+      const double ideal = ideal_makespan(problem, tiles[t], clusters[c], gpu, model);
+      for (size_t d = 0; d < nd; ++d) {
+        order.push_back(
+            Candidate{t, c, d, (t * clusters.size() + c) * nd + d, ideal, kTryFirst[d]});
+      }
+    }
+  }
+  if (order.empty()) throw std::invalid_argument("best: the kernels have none of these configs");
+  std::sort(order.begin(), order.end());
+  BestChoice best;
+  size_t best_index = 0;
+  std::vector<Simulated> seen;  // plans of the current config (a config's candidates are adjacent)
+  for (const Candidate& c : order) {
+    const std::string& name = best_decompositions()[c.decomposition];
+    const Plan plan =
+        plan_schedule(name, problem, tiles[c.tile], gpu, reduction, clusters[c.cluster]).plan;
+    if (!seen.empty() && !same_config(seen[0].plan, plan)) seen.clear();
+    const auto dup = std::find_if(seen.begin(), seen.end(),
+                                  [&](const Simulated& s) { return same_plan(s.plan, plan); });
+    Simulated now = dup != seen.end() ? *dup : Simulated{plan, false, 0};
+    SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+    if (dup == seen.end() && best.found && split_k_lower_bound(plan, model, opt) > best.makespan) {
+      continue;  // cannot win (nor tie)
+    }
+    if (dup == seen.end()) {
+      opt.cutoff = best.found ? best.makespan : std::numeric_limits<double>::infinity();
+      opt.sm_stats = false;
+      const SimResult& r = sim.run(plan, model, opt);
+      ++best.simulated;
+      now.can_win = !r.deadlock && !r.cut_off;
+      now.makespan = r.makespan;
+      seen.push_back(now);
+    }
+    if (!now.can_win) continue;
+    const bool better =
+        now.makespan < best.makespan || (now.makespan == best.makespan && c.index < best_index);
+    if (!best.found || better) {
+      best =
+          BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true, best.simulated};
+      best_index = c.index;
+    }
+  }
+  return best;
+}
+
+BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters) {
+  Simulator sim;
+  return choose_best(problem, gpu, reduction, model, tiles, clusters, sim);
+}
+
+}  // namespace lw

@@ -1,0 +1,55 @@
+// `best`: the simulator's own pick. Simulates every kernel config (tile x cluster of
+// sim/decomp/kernel_configs.hpp, optionally filtered) x every decomposition of
+// best_decompositions() under a cost model and keeps the fastest. lastwave-bench calls
+// choose_best() in-process for `--decomposition auto`.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/cost_model.hpp"
+#include "sim/decomp/kernel_configs.hpp"
+#include "sim/decomp/planners/planners.hpp"
+#include "sim/gpu/simulator.hpp"
+
+namespace lw {
+
+// Decompositions `best` tries for every config: dp, splitk:{2,3,4,6,8}, streamk, cutlass,
+// two-tile (names of sim/decomp/planners/schedule.hpp).
+const std::vector<std::string>& best_decompositions();
+
+// The winning config and decomposition. `found` is false when every candidate deadlocks.
+struct BestChoice {
+  TileShape tile = kDefaultTile;
+  ClusterShape cluster;
+  std::string schedule;  // a best_decompositions() name, e.g. "splitk:4"
+  double makespan = 0;   // predicted time, in the model's time_unit()
+  bool found = false;
+  int64_t simulated = 0;  // candidates simulated (some cut off early; see below)
+};
+
+// Fastest (tile, cluster, decomposition) for `problem` on `gpu` under `model`.
+//   tiles, clusters: candidates (kKernelTiles / kKernelClusters entries); every pair the kernels
+//   have (kernel_has_config) is tried, the others are skipped.
+// Ties go to the earlier candidate in (tiles, clusters, best_decompositions()) order. Exact: likely
+// winners are simulated first and a candidate is abandoned only once its simulated time passes the
+// best makespan found so far (SimOptions::cutoff), so the result equals an exhaustive search.
+// Throws std::invalid_argument (one line) for a bad shape, an empty list, or when `model` lacks
+// parameters for a candidate config (CostModel::config_error; model_clusters() lists those it
+// has). `sim` is reused scratch (no allocation per event): one Simulator per thread.
+BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters, Simulator& sim);
+
+// The same with a Simulator of its own (convenient for one-off calls).
+BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters);
+
+// The kernel clusters `model` has parameters for (`best`'s default cluster list).
+std::vector<ClusterShape> model_clusters(const CostModel& model);
+
+// Simulator options for plans of `cluster` on `gpu`: cluster slots (gpu.max_active_clusters, or
+// sms x ctas_per_sm / cluster size) and the cluster size, as plan_schedule plans them.
+SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster);
+
+}  // namespace lw

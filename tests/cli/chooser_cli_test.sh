@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `best` over kernel configs from the command line: tile/cluster columns, --tile filters and
+# their errors, --quiet, compare --plot and `lastwave plot --from`.
+set -euo pipefail
+lastwave="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# 1408x1440x4096: one full wave of 128x120 tiles wins under the unit model (tests/predict).
+csv=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --format csv)
+grep -q '^1408,1440,4096,132,best,dp,132,64,0,0,132,62.0000,.*,128x120x64,1x1$' <<<"$csv"
+json=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --format json)
+grep -q '"tile": "128x120x64"' <<<"$json"
+grep -q '"cluster": "1x1"' <<<"$json"
+# --tile restricts the search; a non-best schedule still takes any single tile.
+csv=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --tile 128x128x64 --format csv)
+grep -q ',66.0000,.*,128x128x64,1x1$' <<<"$csv"
+"$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule dp --tile 100x100x64 --format csv |
+  grep -q ',100x100x64,1x1$'
+
+expect_error() {  # expect_error PATTERN ARGS...: rc 2, one line naming the problem
+  local pattern="$1"
+  shift
+  local rc=0
+  "$lastwave" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [[ $rc -eq 2 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q -- "$pattern" "$tmp/err" ||
+    { echo "FAIL: lastwave $* -> rc=$rc: $(cat "$tmp/err")"; exit 1; }
+}
+expect_error "tile 100x100x64 is not one the kernels have (64x128x64" \
+  predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 100x100x64
+expect_error "bad tile '128x1x'" predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 128x1x
+expect_error "lists several; only --schedule best searches a list" \
+  predict --sms 132 --m 128 --n 128 --k 128 --schedule dp --tile 128x128x64,128x256x64
+expect_error "unknown --plot-kind" compare --sms 132 --m 128 --n 128 --k 128 --plot "$tmp/x.svg" --plot-kind pie
+
+# --quiet: nothing on stderr (progress would print after its delay; here the run is short anyway,
+# so also check that a non-quiet run prints nothing but progress lines).
+printf 'm,n,k\n1536,1536,4096\n128,4096,4096\n700,3000,5000\n' >"$tmp/shapes.csv"
+"$lastwave" compare --quiet --sms 132 --shapes "$tmp/shapes.csv" --schedule streamk,best \
+  --plot "$tmp/heat.svg" >/dev/null 2>"$tmp/err"
+[[ ! -s "$tmp/err" ]]
+grep -c 'class="cell"' "$tmp/heat.svg" | grep -qx 3  # three shapes in three distinct (M, N) bins
+"$lastwave" compare -q --sms 132 --shapes "$tmp/shapes.csv" --schedule streamk,best --format csv \
+  --out "$tmp/cmp.csv"
+head -1 "$tmp/cmp.csv" | grep -q '^m,n,k,sms,winner,makespan_dp,makespan_streamk,makespan_best,best_choice,best_tile$'
+"$lastwave" plot --from "$tmp/cmp.csv" --plot "$tmp/cdf.svg" --plot-kind cdf
+[[ $(grep -c '<polyline' "$tmp/cdf.svg") -eq 2 ]]  # dp and streamk (best is the reference)
+tail -1 "$tmp/cdf.svg" | grep -qx '</svg>'
+# The physical models have no cluster parameters: asking for a 2x1 cluster is a one-line error.
+expect_error "has no parameters for cluster 2x1" \
+  predict --gpu h200 --m 128 --n 128 --k 128 --schedule best --model roofline --cluster 2x1

@@ -1,0 +1,70 @@
+// Tile scaling of the `calibrated` model, against hand-derived figures: what a k-tile moves
+// (bytes, L2 requests with row alignment) and computes, and the per-iteration time per pipe.
+#include <doctest/doctest.h>
+
+#include "models/calibrated/calibrated_model.hpp"
+#include "models/roofline/traffic.hpp"
+#include "sim/decomp/planners/planners.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+
+namespace lw {
+
+namespace {
+
+constexpr TileShape kSquare{128, 128, 64};
+constexpr TileShape kWide{128, 256, 64};
+constexpr double kOff = 1e15;  // a pipe rate so high it costs nothing
+
+Plan plan_for(const TileShape& t, int64_t k) {
+  return plan_data_parallel(Problem{4096, 4096, k}, t, GpuShape{132, 1}, false).plan;
+}
+
+}  // namespace
+
+TEST_CASE("a 128x256 k-tile moves 1.5x the operand bytes of a 128x128 one") {
+  // (128 + 128) x 64 x 2 B = 32768 B; (128 + 256) x 64 x 2 B = 49152 B.
+  CHECK(traffic::operand_bytes_per_iter(kSquare) == 32768.0);
+  CHECK(traffic::operand_bytes_per_iter(kWide) == 49152.0);
+}
+
+TEST_CASE("L2 requests per k-tile follow the row alignment") {
+  // K = 4096: 8192-byte pitch, every 128-byte row slice starts on a line: 1 line per row.
+  CHECK(traffic::l2_requests_per_iter(kSquare, 4096) == 256.0);
+  CHECK(traffic::l2_requests_per_iter(kWide, 4096) == 384.0);
+  // K = 4104: pitch 8208 B = 16 mod 128: offsets 0, 16, ..., 112 -> (1 + 7 x 2) / 8 = 1.875.
+  CHECK(traffic::l2_requests_per_iter(kSquare, 4104) == 480.0);
+  // K = 4128: pitch 8256 B = 64 mod 128: offsets 0, 64 -> (1 + 2) / 2 = 1.5.
+  CHECK(traffic::l2_requests_per_iter(kSquare, 4128) == 384.0);
+}
+
+TEST_CASE("one parameter set prices every tile: tensor pipe by FLOPs, L2 pipe by requests") {
+  const GpuSpec h200 = gpu_preset("h200");
+  // Tensor-bound: 2 x 128 x 128 x 64 = 2,097,152 FLOPs at 7 TFLOP/s = 0.29959 us; 128x256 = 2x.
+  const auto mma = make_model(
+      "calibrated",
+      {{"mma_tflops_per_sm", 7.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}}, h200);
+  CHECK(mma->iter_time(plan_for(kSquare, 4096), 132) == doctest::Approx(0.299593).epsilon(1e-4));
+  CHECK(mma->iter_time(plan_for(kWide, 4096), 132) == doctest::Approx(0.599186).epsilon(1e-4));
+  // L2-bound at 1000 lines/us shared by 10 busy SMs: 10 x 256 / 1000 = 2.56 us; misaligned
+  // K = 4104: 10 x 480 / 1000 = 4.8 us; one busy SM: 0.256 us.
+  const auto l2 = make_model(
+      "calibrated",
+      {{"mma_tflops_per_sm", kOff}, {"l2_lines_per_us", 1000.0}, {"dram_gb_per_s", kOff}}, h200);
+  CHECK(l2->iter_time(plan_for(kSquare, 4096), 10) == doctest::Approx(2.56).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4104), 10) == doctest::Approx(4.8).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4096), 1) == doctest::Approx(0.256).epsilon(1e-6));
+  // Two equal pipes: 2^(1/4) x one.
+  CHECK(combine_pipes(1.0, 1.0, 0.0) == doctest::Approx(1.189207).epsilon(1e-6));
+}
+
+TEST_CASE("epilogue and fixup costs scale with tile area") {
+  const GpuSpec h200 = gpu_preset("h200");
+  const auto m = make_model("calibrated", {{"epilogue_us", 2.0}, {"store_us", 3.0}}, h200);
+  const Segment s;
+  const CostContext c{132, 132};
+  CHECK(m->epilogue(plan_for(kSquare, 4096), s, c) == doctest::Approx(2.0));
+  CHECK(m->epilogue(plan_for(kWide, 4096), s, c) == doctest::Approx(4.0));
+  CHECK(m->partial_store(plan_for(kWide, 4096), s, c) == doctest::Approx(6.0));
+}
+
+}  // namespace lw

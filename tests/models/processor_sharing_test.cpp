@@ -1,0 +1,78 @@
+// Processor sharing of MAC loops: a loop is re-rated when the busy-SM count changes mid-loop.
+#include <doctest/doctest.h>
+
+#include "models/cost_model.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+#include "sim/gpu/simulator.hpp"
+
+namespace lw {
+
+namespace {
+
+// One MAC iteration takes `busy SMs` us; every other action is free.
+class BusyModel final : public CostModel {
+ public:
+  double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
+    return static_cast<double>(segment_iters(s)) * iter_time(p, c.busy_sms);
+  }
+  double epilogue(const Plan&, const Segment&, const CostContext&) const override { return 0; }
+  double partial_store(const Plan&, const Segment&, const CostContext&) const override { return 0; }
+  double partial_load(const Plan&, const Segment&, const CostContext&) const override { return 0; }
+  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
+    return 0;
+  }
+  bool shares_mac_rate() const override { return true; }
+  double iter_time(const Plan&, int64_t busy) const override { return static_cast<double>(busy); }
+  std::string time_unit() const override { return "us"; }
+};
+
+}  // namespace
+
+TEST_CASE("a MAC loop speeds up when the other SM leaves") {
+  // One 128x128 tile of 3 k-tiles, Stream-K over 2 CTAs on 2 SMs: one CTA runs 2 iterations, the
+  // other 1. Both start with 2 busy SMs (2 us per iteration). The 1-iteration CTA is done at
+  // t = 2 (storing or waiting: not busy); the other has 1 iteration left, now at 1 us: t = 3.
+  // Costs fixed at the loop's start would give 2 x 2 = 4.
+  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
+                                  GpuShape{2, 1}, Reduction::Deterministic)
+                        .plan;
+  REQUIRE(plan.grid == 2);
+  BusyModel model;
+  SimOptions opt;
+  opt.sms = 2;
+  const SimResult r = simulate(plan, model, opt);
+  CHECK_FALSE(r.deadlock);
+  CHECK(r.makespan == doctest::Approx(3.0));
+}
+
+// The same plan on cluster slots: with cluster_size 2 the model sees physical SMs, twice the busy
+// slots, so every iteration costs twice as much: 2 x 3 = 6.
+TEST_CASE("a rated MAC loop on cluster slots is costed at physical busy SMs") {
+  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
+                                  GpuShape{2, 1}, Reduction::Deterministic)
+                        .plan;
+  BusyModel model;
+  SimOptions opt;
+  opt.sms = 2;
+  opt.cluster_size = 2;
+  const SimResult r = simulate(plan, model, opt);
+  CHECK_FALSE(r.deadlock);
+  CHECK(r.makespan == doctest::Approx(6.0));
+}
+
+// `best`'s cut-off also stops at a rated MAC loop's end: the loop ending at t = 2 passes 1.5.
+TEST_CASE("the cut-off stops a run at a rated MAC loop past it") {
+  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
+                                  GpuShape{2, 1}, Reduction::Deterministic)
+                        .plan;
+  BusyModel model;
+  SimOptions opt;
+  opt.sms = 2;
+  opt.cutoff = 1.5;
+  const SimResult r = simulate(plan, model, opt);
+  CHECK(r.cut_off);
+  CHECK_FALSE(r.deadlock);
+  CHECK(r.makespan == doctest::Approx(2.0));
+}
+
+}  // namespace lw

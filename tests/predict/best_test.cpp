@@ -1,0 +1,161 @@
+// `best`: the config search picks hand-derived winners, honours the tile filter, rejects tiles the
+// kernels lack, and its early cut-off never changes the answer of an exhaustive search.
+#include "sim/predict/best.hpp"
+
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <stdexcept>
+
+#include "models/registry.hpp"
+#include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+
+namespace {
+
+const lw::GpuShape kH200{132, 1};
+
+std::unique_ptr<lw::CostModel> unit() { return lw::make_model("unit", {}, lw::GpuSpec{}); }
+
+std::vector<lw::TileShape> tiles(const std::string& list) { return lw::parse_kernel_tiles(list); }
+
+const std::vector<lw::ClusterShape> k1x1 = {lw::ClusterShape{1, 1}};
+const std::vector<lw::ClusterShape> kAllClusters(std::begin(lw::kKernelClusters),
+                                                 std::end(lw::kKernelClusters));
+
+}  // namespace
+
+// 1408 x 1440 x 4096 on 132 SMs, unit model (MAC iteration = tile volume / 128x128x64, epilogue
+// 2, 64 k-iterations per tile). A lower bound for any decomposition of a tile is (total MAC work
+// + one epilogue per tile) / 132 SMs:
+//   128x120: 11 x 12 = 132 tiles, 64 x 0.9375 = 60 per tile -> (132*60 + 132*2)/132 = 62, and dp
+//            reaches it: one wave of 132 tiles, 60 + 2 = 62.
+//   128x128: 11 x ceil(1440/128)=12 = 132 tiles x 64      -> 64 + 2 = 66
+//   128x112: 11 x 13 = 143 tiles x 56                      -> (8008 + 286)/132 = 62.83
+//   128x96:  11 x 15 = 165 tiles x 48                      -> (7920 + 330)/132 = 62.5
+//   64x128:  22 x 12 = 264 tiles x 32                      -> (8448 + 528)/132 = 68
+//   64x256:  22 x 6  = 132 tiles x 64                      -> 66
+// so among these tiles only 128x120 can reach 62, with dp (the first decomposition) -> 62. A
+// cluster only groups CTA tiles (the unit model costs a CTA tile the same in or out of one), so the
+// bound holds for every cluster, and 1x1 comes first in the kernels' cluster order.
+TEST_CASE("best picks the tile whose tile count fills exactly one wave") {
+  const auto model = unit();
+  const auto b = lw::choose_best(
+      lw::Problem{1408, 1440, 4096}, kH200, lw::Reduction::Deterministic, *model,
+      tiles("64x128x64,64x256x64,128x96x64,128x112x64,128x120x64,128x128x64"), kAllClusters);
+  REQUIRE(b.found);
+  CHECK(lw::tile_text(b.tile) == "128x120x64");
+  CHECK(b.schedule == "dp");
+  CHECK(b.makespan == doctest::Approx(62.0));
+  CHECK(lw::cluster_text(b.cluster) == "1x1");
+}
+
+// With the search restricted to 128x128x64: 132 tiles in one wave, 64 + 2 = 66, the bound above.
+TEST_CASE("the tile filter restricts the search") {
+  const auto model = unit();
+  const auto b = lw::choose_best(lw::Problem{1408, 1440, 4096}, kH200, lw::Reduction::Deterministic,
+                                 *model, tiles("128x128x64"), k1x1);
+  CHECK(lw::tile_text(b.tile) == "128x128x64");
+  CHECK(b.makespan == doctest::Approx(66.0));
+  CHECK(b.simulated <= static_cast<int64_t>(lw::best_decompositions().size()));
+}
+
+TEST_CASE("best tries the decompositions the brief names") {
+  const std::vector<std::string> expected = {"dp",       "splitk:2", "splitk:3",
+                                             "splitk:4", "splitk:6", "splitk:8",
+                                             "streamk",  "cutlass",  "two-tile"};
+  CHECK(lw::best_decompositions() == expected);
+}
+
+TEST_CASE("tile lists: kernel tiles only, one-line errors") {
+  CHECK(tiles("all").size() == static_cast<size_t>(lw::kKernelTileCount));
+  CHECK(tiles("128x256x64,64x128x64").size() == 2);
+  try {
+    tiles("100x100x64");
+    FAIL("expected an error");
+  } catch (const std::invalid_argument& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("tile 100x100x64 is not one the kernels have (64x128x64,") == 0);
+    CHECK(msg.find('\n') == std::string::npos);
+  }
+  CHECK_THROWS_WITH_AS(tiles("128x"), "bad tile '128x'", std::invalid_argument);
+  CHECK_THROWS_AS(tiles("128x128x64,"), std::invalid_argument);
+  CHECK_THROWS_AS(tiles("axbxc"), std::invalid_argument);
+  CHECK_THROWS_AS(tiles("128x128x64x1"), std::invalid_argument);
+}
+
+// 8 k-iterations of a 128x256x64 tile cost 2 each (twice the 128x128x64 volume); 128x128x64 is 1.
+TEST_CASE("the unit model's MAC iteration scales with the tile volume") {
+  const auto model = unit();
+  lw::Segment s;
+  s.k_begin = 0;
+  s.k_end = 8;
+  const lw::Plan big = lw::plan_geometry(lw::Problem{1024, 1024, 512}, {128, 256, 64}, kH200);
+  const lw::Plan seed = lw::plan_geometry(lw::Problem{1024, 1024, 512}, {128, 128, 64}, kH200);
+  CHECK(model->mac(big, s, lw::CostContext{}) == doctest::Approx(16.0));
+  CHECK(model->mac(seed, s, lw::CostContext{}) == doctest::Approx(8.0));
+}
+
+TEST_CASE("a model without parameters for a tile or cluster says so in one line") {
+  const auto cal = lw::make_model("calibrated", {}, lw::GpuSpec{});
+  CHECK(cal->config_error({128, 256, 64}, {1, 1}).empty());
+  const std::string k32 = cal->config_error({128, 128, 32}, {1, 1});
+  CHECK(k32.find("k step 32") != std::string::npos);
+  CHECK(!cal->config_error({128, 128, 64}, {2, 1}).empty());
+  CHECK(unit()->config_error({128, 128, 64}, {2, 1}).empty());
+  const auto clusters = lw::model_clusters(*cal);
+  REQUIRE(clusters.size() == 1);
+  CHECK(lw::cluster_text(clusters[0]) == "1x1");
+}
+
+// 2x1 clusters of 128x128 on 132 SMs: 66 cluster slots. 4096 x 4096 x 4096 under the unit model
+// is 16 x 32 = 512 cluster tiles of 64 iterations + epilogue 2: dp runs ceil(512/66) = 8 waves of
+// 66 -> 8 x 66 = 528, the same as 1x1 (1024 tiles, 8 waves of 132).
+TEST_CASE("a cluster plan is simulated on cluster slots") {
+  const auto model = unit();
+  const lw::Problem p{4096, 4096, 4096};
+  const auto b = lw::choose_best(p, kH200, lw::Reduction::Deterministic, *model,
+                                 tiles("128x128x64"), {lw::ClusterShape{2, 1}});
+  const auto opt = lw::sim_options_for(kH200, lw::ClusterShape{2, 1});
+  CHECK(opt.sms == 66);
+  CHECK(opt.cluster_size == 2);
+  lw::Simulator sim;
+  const auto plan = lw::plan_schedule("dp", p, {128, 128, 64}, kH200, lw::Reduction::Deterministic,
+                                      lw::ClusterShape{2, 1})
+                        .plan;
+  CHECK(sim.run(plan, *model, opt).makespan == doctest::Approx(528.0));
+  CHECK(b.makespan <= 528.0);
+  CHECK(lw::cluster_text(b.cluster) == "2x1");
+}
+
+// Minimum makespan over every (kernel tile, decomposition), simulated to the end, vs choose_best.
+static void exhaustive_check(const lw::CostModel& model) {
+  const auto all = tiles("all");
+  lw::Simulator sim;
+  for (const lw::Problem p :
+       {lw::Problem{128, 4096, 4096}, lw::Problem{1536, 1536, 4096}, lw::Problem{3000, 700, 9000},
+        lw::Problem{64, 64, 65536}, lw::Problem{4096, 4096, 8192}}) {
+    double exhaustive = std::numeric_limits<double>::infinity();
+    for (const auto& t : all) {
+      for (const auto& name : lw::best_decompositions()) {
+        const auto plan = lw::plan_schedule(name, p, t, kH200, lw::Reduction::Deterministic).plan;
+        const auto& r = sim.run(plan, model, lw::SimOptions{});
+        if (!r.deadlock) exhaustive = std::min(exhaustive, r.makespan);
+      }
+    }
+    const auto b = lw::choose_best(p, kH200, lw::Reduction::Deterministic, model, all, k1x1, sim);
+    CHECK(b.makespan == exhaustive);
+  }
+}
+
+// The cut-off, the try-first order, the de-duplication of identical plans and the split-K lower
+// bound are exact: same makespan as simulating every candidate, under each kind of model.
+TEST_CASE("choose_best equals an exhaustive search") {
+  const lw::GpuSpec gpu = lw::gpu_preset("h200");
+  for (const char* name : {"roofline", "calibrated", "unit"}) {
+    INFO(name);
+    const auto model = lw::make_model(name, {}, gpu);
+    exhaustive_check(*model);
+  }
+}

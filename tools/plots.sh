@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Renders the committed plots of docs/HEURISTICS.md (docs/plots/*.svg) from the committed compare
+# CSVs in docs/data/ -- no simulation, a second. `tools/plots.sh --simulate` first regenerates the
+# CSVs with `lastwave compare` under the fitted wgmma model (minutes: `best` searches 14 tiles x 9
+# decompositions per shape). Run from anywhere; needs what tools/lastwave.sh needs.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+model=configs/models/h200-bf16-128x128x64-wgmma.json
+schedules=dp,splitk:2,splitk:4,streamk,cutlass,two-tile,best
+lw() { "${LASTWAVE:-tools/lastwave.sh}" "$@"; }
+
+# name | shapes file | title of the corpus
+corpora=(
+  "corpus|configs/shapes/streamk-paper-32824.csv|paper-style corpus, log-sampled in [128, 8192]^3"
+  "llm|configs/shapes/llm-projections.csv|Llama-3 8B/70B projections"
+)
+
+mkdir -p docs/data docs/plots
+for entry in "${corpora[@]}"; do
+  IFS='|' read -r name shapes title <<<"$entry"
+  csv="docs/data/compare-$name-h200-wgmma.csv"
+  if [[ "${1:-}" == "--simulate" ]]; then
+    lw compare --gpu h200 --model "$model" --shapes "$shapes" --schedule "$schedules" \
+      --format csv --out "$csv"
+  fi
+  sub="$title; H200, fitted wgmma model"
+  lw plot --from "$csv" --plot "docs/plots/$name-winner-heatmap.svg" --plot-kind heatmap \
+    --plot-title "Winning decomposition under 'best' (14 tiles x 9 decompositions)" \
+    --plot-subtitle "$sub"
+  lw plot --from "$csv" --plot "docs/plots/$name-tile-heatmap.svg" --plot-kind heatmap \
+    --plot-winner tile --plot-title "Winning tile under 'best'" --plot-subtitle "$sub"
+  lw plot --from "$csv" --plot "docs/plots/$name-efficiency-cdf.svg" --plot-kind cdf \
+    --plot-title "Heuristics vs the simulator's best config" --plot-subtitle "$sub"
+done
+# The corpus at one K band as well (the paper's heatmaps fix K).
+lw plot --from docs/data/compare-corpus-h200-wgmma.csv --plot docs/plots/corpus-winner-heatmap-k4096.svg \
+  --plot-kind heatmap --plot-k 2896:5793 \
+  --plot-title "Winning decomposition under 'best', K ~ 4096" \
+  --plot-subtitle "paper-style corpus; H200, fitted wgmma model"
+echo "tools/plots.sh: wrote docs/plots/*.svg"
