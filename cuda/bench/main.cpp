@@ -11,7 +11,9 @@
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/runner.hpp"
 #include "cuda/gemm.hpp"
+#include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
 
@@ -38,6 +40,20 @@ std::string with_splits(const std::string& list, int64_t splits) {
   return out.empty() ? list : out;
 }
 
+// --decomposition auto: the simulator picks per shape among every kernel tile (or --tile) and the
+// clusters the model can cost (or --cluster), under --model; checked before any GPU work.
+void configure_auto(const po::variables_map& vm, const std::string& model, const std::string& gpu,
+                    BenchOptions& opt) {
+  if (!vm.count("model")) throw std::invalid_argument("--decomposition auto needs --model FILE");
+  if (vm.count("trace")) throw std::invalid_argument("--decomposition auto takes no --trace");
+  opt.auto_pick = true;
+  opt.model_path = model;
+  opt.gpu = gpu;
+  opt.schedules = {"auto"};
+  opt.tiles = {std::begin(kKernelTiles), std::end(kKernelTiles)};
+  make_model_from_file(model, {}, gpu_preset(gpu));  // throws on a bad file or preset
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,6 +62,7 @@ int main(int argc, char** argv) {
       "usage: lastwave-bench (--m M --n N --k K | --shapes FILE.csv) --decomposition LIST [opts]");
   std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
   std::string mainloop = "wgmma", tiles = tile_text(kDefaultTile), clusters = "1x1";
+  std::string model, gpu = "h200";
   int64_t m = 0, n = 0, k = 0, splits = 2;
   int reps = 20, warmup = 3;
   desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
@@ -53,7 +70,8 @@ int main(int argc, char** argv) {
       "shapes", po::value(&shapes_file), "CSV with columns m,n,k (instead of --m/--n/--k)")(
       "decomposition", po::value(&decomps),
       "comma list: dp, dp-persistent, splitk:S, splitk-sep:S, streamk[:G], cutlass, cutlass-dp, "
-      "cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile")(
+      "cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile; or auto (the simulator picks "
+      "tile x cluster x decomposition per shape under --model)")(
       "splits", po::value(&splits), "split count for names given without ':S' (default 2)")(
       "reduction", po::value(&reduction), "deterministic | atomic (default deterministic)")(
       "mainloop", po::value(&mainloop),
@@ -71,7 +89,10 @@ int main(int argc, char** argv) {
       "reps", po::value(&reps), "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
       "out", po::value(&out), "CSV output file (default stdout)")(
-      "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)");
+      "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)")(
+      "model", po::value(&model),
+      "fitted model file for --decomposition auto (e.g. configs/models/h200-bf16-wgmma-r3.json)")(
+      "gpu", po::value(&gpu), "GPU preset the auto model's partitions derive from (default h200)");
   BenchOptions opt;
   std::vector<int64_t> sms;
   try {
@@ -96,9 +117,16 @@ int main(int argc, char** argv) {
     }
     if (decomps.empty()) throw std::invalid_argument("--decomposition is required");
     if (splits < 1) throw std::invalid_argument("--splits must be >= 1");
-    opt.schedules = parse_schedule_list(with_splits(decomps, splits));
-    for (const auto& s : opt.schedules) {
-      if (s == "best") throw std::invalid_argument("schedule 'best' is simulator-only");
+    if (decomps != "auto" && ("," + decomps + ",").find(",auto,") != std::string::npos) {
+      throw std::invalid_argument("'auto' runs alone: --decomposition auto");
+    }
+    if (decomps == "auto") {
+      configure_auto(vm, model, gpu, opt);
+    } else {
+      opt.schedules = parse_schedule_list(with_splits(decomps, splits));
+      for (const auto& s : opt.schedules) {
+        if (s == "best") throw std::invalid_argument("schedule 'best' is simulator-only");
+      }
     }
     opt.reduction = parse_reduction(reduction);
     opt.mainloops.clear();
@@ -111,8 +139,9 @@ int main(int argc, char** argv) {
       }
       if (opt.mainloops.empty()) throw std::invalid_argument("--mainloop: empty list");
     }
-    opt.tiles = parse_kernel_tiles(tiles);
+    if (!opt.auto_pick || vm.count("tile")) opt.tiles = parse_kernel_tiles(tiles);
     opt.clusters = parse_kernel_clusters(clusters);
+    if (opt.auto_pick && vm.count("cluster")) opt.auto_clusters = opt.clusters;
     if (reps < 1 || warmup < 0) throw std::invalid_argument("--reps must be >= 1, --warmup >= 0");
     opt.reps = reps;
     opt.warmup = warmup;
@@ -121,7 +150,7 @@ int main(int argc, char** argv) {
     // Plan every configuration before touching the GPU (CUDA-free validation of shapes/names).
     for (const auto& shape : opt.shapes)
       for (const auto& s : opt.schedules)
-        plan_schedule(s, shape, kDefaultTile, GpuShape{}, opt.reduction);
+        plan_schedule(opt.auto_pick ? "dp" : s, shape, kDefaultTile, GpuShape{}, opt.reduction);
   } catch (const std::exception& e) {
     std::cerr << "lastwave-bench: " << e.what() << "\n";
     return kExitBadInput;

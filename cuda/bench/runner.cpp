@@ -14,7 +14,10 @@
 #include "cuda/bench/stats.hpp"
 #include "cuda/bench/trace_json.hpp"
 #include "cuda/gemm.hpp"
+#include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+#include "sim/predict/best.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw::bench {
@@ -108,7 +111,7 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok,mainloop,tile,cluster,reason\n";
+         "ok,mainloop,tile,cluster,reason,picked,predicted_us\n";
 }
 
 // A reason is free text: keep it one CSV field.
@@ -133,8 +136,10 @@ std::string csv_row(const ResultRow& r) {
                 static_cast<long long>(r.sk_units), r.ok ? 1 : 0, r.mainloop.c_str());
   std::string row = buf;
   row.pop_back();  // the newline
+  char predicted[32];
+  std::snprintf(predicted, sizeof(predicted), "%.3f", r.predicted_us);
   return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
-         "\n";
+         "," + r.picked + "," + predicted + "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -154,6 +159,39 @@ std::string trace_file(const std::string& base, bool single, const Problem& p, i
 }
 
 bool cannot_run(const ResultRow& r) { return r.reason.rfind("cannot run", 0) == 0; }
+
+namespace {
+
+// The in-process chooser of --decomposition auto on one partition: the fitted model for the
+// partition's SM count and the candidate tiles x clusters.
+class AutoChooser {
+ public:
+  AutoChooser(const BenchOptions& opt, int64_t sms) : opt_(opt), sms_(sms) {
+    const GpuSpec preset = gpu_preset(opt.gpu);
+    spec_ = gpu_with_sms(sms, &preset);
+    model_ = make_model_from_file(opt.model_path, {}, spec_);
+    clusters_ = opt.auto_clusters.empty() ? model_clusters(*model_) : opt.auto_clusters;
+  }
+  // The simulator's pick for `shape`; throws std::invalid_argument when nothing can be chosen.
+  BestChoice pick(const Problem& shape) {
+    const GpuShape gpu{sms_, spec_.ctas_per_sm, 0};
+    const BestChoice b =
+        choose_best(shape, gpu, opt_.reduction, *model_, opt_.tiles, clusters_, sim_);
+    if (!b.found) throw std::invalid_argument("auto: every candidate deadlocks in the simulator");
+    return b;
+  }
+  double to_us(double t) const { return model_->time_unit() == "us" ? t : -1; }
+
+ private:
+  const BenchOptions& opt_;
+  int64_t sms_;
+  GpuSpec spec_;
+  std::unique_ptr<CostModel> model_;
+  std::vector<ClusterShape> clusters_;
+  Simulator sim_;
+};
+
+}  // namespace
 
 namespace {
 
@@ -278,6 +316,30 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
 
 }  // namespace
 
+namespace {
+
+// One --decomposition auto row: the simulator's pick for the shape, run and timed like any config.
+ResultRow run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t sms, cudaStream_t s,
+                   L2Flusher& flush, const BenchOptions& opt) {
+  ResultRow r;
+  r.shape = in.shape;
+  r.sms = sms;
+  r.schedule = "auto";
+  r.mainloop = "wgmma";
+  r.cublas_ms = in.blas_ms;
+  r.cublas_tflops = tflops(in.shape, in.blas_ms);
+  const BestChoice b = chooser.pick(in.shape);
+  r.tile = b.tile;
+  r.cluster = b.cluster;
+  r.picked = b.schedule;
+  r.predicted_us = chooser.to_us(b.makespan);
+  const Config cfg{b.tile, b.cluster, b.schedule, cuda::Mainloop::Wgmma};
+  run_config(cfg, in, sms, s, flush, opt, "auto", r);
+  return r;
+}
+
+}  // namespace
+
 void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cache& fp64,
                    std::vector<ResultRow>& rows) {
   Partition part(device, sms_req);
@@ -288,9 +350,16 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
   std::vector<cuda::Mainloop> mainloops;
   for (const auto& m : opt.mainloops) mainloops.push_back(cuda::parse_mainloop(m));
   const bool label_tile = opt.tiles.size() > 1, label_ml = mainloops.size() > 1;
+  std::unique_ptr<AutoChooser> chooser;
+  if (opt.auto_pick) chooser = std::make_unique<AutoChooser>(opt, sms);
   for (const Problem& shape : opt.shapes) {
     ShapeInputs in(shape);
     prepare(in, s, blas, flush, opt, fp64);
+    if (chooser) {
+      rows.push_back(run_auto(*chooser, in, sms, s, flush, opt));
+      log_row(rows.back());
+      continue;
+    }
     for (const TileShape& tile : opt.tiles)
       for (const ClusterShape& cluster : opt.clusters)
         for (const std::string& name : opt.schedules)

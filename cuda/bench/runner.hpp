@@ -26,6 +26,13 @@ struct BenchOptions {
   bool single_config = false;
   int64_t fp64_limit = int64_t{1} << 27;  // M*N*K up to which an FP64 host check runs
   double tolerance = 1e-2;                // max relative Frobenius error
+  // --decomposition auto: per shape and partition the simulator picks tile x cluster x
+  // decomposition under this fitted model (in-process, sim/predict/best.hpp) from `tiles` x
+  // `auto_clusters`, and the row records its prediction.
+  bool auto_pick = false;
+  std::string model_path;
+  std::string gpu = "h200";                 // preset the model's partition is derived from
+  std::vector<ClusterShape> auto_clusters;  // empty = every cluster the model can cost
 };
 
 struct ResultRow : PlanSummary {
@@ -36,6 +43,8 @@ struct ResultRow : PlanSummary {
   TileShape tile;
   ClusterShape cluster;
   std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
+  std::string picked;  // auto rows: the decomposition the simulator picked
+  double predicted_us = -1;  // auto rows: the simulator's predicted time (-1 otherwise)
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
   double cublas_ms = 0, cublas_tflops = 0;
   double rel_err = 0, rel_err_fp64 = -1;  // -1 = not checked

@@ -22,6 +22,11 @@ expect_error ">= 1" --m 0 --n 128 --k 128 --decomposition dp
 expect_error "unknown schedule 'foo'" --m 128 --n 128 --k 128 --decomposition foo
 expect_error "reduction" --m 128 --n 128 --k 128 --decomposition dp --reduction sometimes
 expect_error "" --shapes /nonexistent.csv --decomposition dp
+expect_error "needs --model" --m 128 --n 128 --k 128 --decomposition auto
+expect_error "runs alone" --m 128 --n 128 --k 128 --decomposition dp,auto
+expect_error "nonexistent" --m 128 --n 128 --k 128 --decomposition auto --model /nonexistent.json
+expect_error "is not one the kernels have" --m 128 --n 128 --k 128 --decomposition dp --tile 100x100
+expect_error "cluster 4x1" --m 128 --n 128 --k 128 --decomposition dp --cluster 4x1
 if ! command -v nvidia-smi >/dev/null 2>&1; then
   expect_error "" --m 128 --n 128 --k 128 --decomposition dp
 fi
