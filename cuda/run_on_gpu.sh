@@ -16,9 +16,12 @@ status=0
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu \
   --format=csv | tee "$OUT/card.txt"
+# LW_COMMIT: the commit the binaries were built from (the device copy has no git history).
+echo "binaries built from commit ${LW_COMMIT:-unknown}; $(date -u)" | tee -a "$OUT/card.txt"
 
 if [[ $WHAT == all || $WHAT == suite ]]; then
-  echo "== GPU suite" | tee "$OUT/gpu-suite-log.txt"
+  { echo "== GPU suite (binaries built from commit ${LW_COMMIT:-unknown})"; cat "$OUT/card.txt"; } |
+    tee "$OUT/gpu-suite-log.txt"
   "$SUITE" --success=false 2>&1 | tee -a "$OUT/gpu-suite-log.txt" || status=1
 fi
 
