@@ -102,12 +102,25 @@ LabelledRows breakdown(const std::vector<FitCase>& cases, const IndexSet& idx, i
                       select(cases, idx, [&](const Measurement& m) { return m.schedule == s; }));
   }
   add_rows_per_sms(cases, idx, &rows);
+  // Per cluster, then per tile x cluster.
+  const auto cluster_of = [&](size_t i) {
+    return std::to_string(cases[i].plan.cluster.m) + "x" + std::to_string(cases[i].plan.cluster.n);
+  };
+  std::set<std::string> clusters;
+  for (size_t i : idx) clusters.insert(cluster_of(i));
+  for (const auto& c : clusters) {
+    IndexSet sel;
+    for (size_t i : idx) {
+      if (cluster_of(i) == c) sel.push_back(i);
+    }
+    rows.emplace_back("cluster " + c, sel);
+  }
   std::set<std::string> tiles;
-  for (size_t i : idx) tiles.insert(tile_name(cases[i].plan.tile));
+  for (size_t i : idx) tiles.insert(tile_name(cases[i].plan.tile) + " cluster " + cluster_of(i));
   for (const auto& t : tiles) {
     IndexSet sel;
     for (size_t i : idx) {
-      if (tile_name(cases[i].plan.tile) == t) sel.push_back(i);
+      if (tile_name(cases[i].plan.tile) + " cluster " + cluster_of(i) == t) sel.push_back(i);
     }
     rows.emplace_back("tile " + t, sel);
   }
@@ -182,8 +195,9 @@ void md_errors_and_decisions(const CalibrationRun& run, std::ostringstream& md) 
         "error; `roofline (preset, unfitted)` is the `roofline` model simulated with its default "
         "parameters.\n\n";
   md << "## Decision quality (held-out shapes)\n\nPer (shape, SM count) group with at least two "
-        "measured decompositions, each picker chooses one measured decomposition; the `cutlass` "
-        "rule is the CUTLASS SM90 heuristic as planned by lastwave.\n\n"
+        "measured configurations, each picker chooses one measured (tile, cluster, decomposition); "
+        "the `cutlass` rule is the CUTLASS SM90 heuristic as planned by lastwave, on the default "
+        "tile 128x128x64 in 1x1 clusters (where measured).\n\n"
      << "All SM counts:\n\n"
      << decision_table(run.cases, run.preds, run.split.held, "cutlass") << "\n"
      << run.preset.sms << " SMs only:\n\n"

@@ -9,6 +9,7 @@
 
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/simulator.hpp"
+#include "sim/predict/best.hpp"
 
 namespace lw {
 
@@ -24,7 +25,7 @@ std::vector<FitCase> build_cases(const std::vector<Measurement>& ms, const TileS
     try {
       const TileShape t = m.tile.m > 0 ? m.tile : tile;
       c.plan = plan_schedule(m.schedule, m.problem, t, GpuShape{m.sms, ctas_per_sm},
-                             parse_reduction(m.reduction))
+                             parse_reduction(m.reduction), m.cluster)
                    .plan;
     } catch (const std::exception& e) {
       throw std::invalid_argument(where + ": " + e.what());
@@ -50,9 +51,8 @@ std::vector<double> simulate_cases(const CostModel& model, const std::vector<Fit
       Simulator sim;
       try {
         for (size_t i = w; i < cases.size(); i += workers) {
-          SimOptions opt;
-          opt.sms = cases[i].m->sms;
-          opt.ctas_per_sm = cases[i].ctas_per_sm;
+          const SimOptions opt =
+              sim_options_for(GpuShape{cases[i].m->sms, cases[i].ctas_per_sm}, cases[i].m->cluster);
           const SimResult& r = sim.run(cases[i].plan, model, opt);
           out[i] = r.deadlock ? std::numeric_limits<double>::infinity() : r.makespan;
         }

@@ -76,6 +76,18 @@ TileShape parse_tile_cell(const std::string& text, const std::string& where) {
   return t;
 }
 
+// A `cluster` cell "MxN" (lastwave-bench's cluster column).
+ClusterShape parse_cluster_cell(const std::string& text, const std::string& where) {
+  ClusterShape c;
+  char x = 0;
+  std::istringstream in(text);
+  if (!(in >> c.m >> x >> c.n) || x != 'x' || c.m < 1 || c.n < 1 ||
+      in.peek() != std::char_traits<char>::eof()) {
+    throw std::invalid_argument(where + ": bad cluster '" + text + "' (expected MxN)");
+  }
+  return c;
+}
+
 }  // namespace
 
 const std::vector<std::string>& required_measurement_columns() {
@@ -141,6 +153,9 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
                                   m.schedule + "'");
     }
     if (col.count("tile")) m.tile = parse_tile_cell(cell("tile"), where);
+    if (col.count("cluster") && !cell("cluster").empty()) {
+      m.cluster = parse_cluster_cell(cell("cluster"), where);
+    }
     m.median_us = parse_number(cell("median_ms"), "median_ms", where) * kUsPerMs;
     m.p10_us = parse_number(cell("p10_ms"), "p10_ms", where) * kUsPerMs;
     m.p90_us = parse_number(cell("p90_ms"), "p90_ms", where) * kUsPerMs;
@@ -157,17 +172,17 @@ std::vector<Measurement> read_all_measurements(const std::vector<std::string>& p
                                                int64_t* skipped) {
   std::vector<Measurement> all;
   using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string, int64_t,
-                         int64_t, int64_t>;
+                         int64_t, int64_t, int64_t, int64_t>;
   std::map<Key, std::string> seen;
   for (const auto& path : paths) {
     for (auto& m : read_measurements(path, skipped)) {
-      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms,   m.schedule,
-                    m.reduction, m.tile.m,    m.tile.n,    m.tile.k};
+      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms,       m.schedule, m.reduction,
+                    m.tile.m,    m.tile.n,    m.tile.k,    m.cluster.m, m.cluster.n};
       const std::string where = m.file + ":" + std::to_string(m.line);
       const auto [it, fresh] = seen.emplace(key, where);
       if (!fresh) {
         throw std::invalid_argument(where + ": duplicate row (same m,n,k,sms,decomposition," +
-                                    "reduction,tile as " + it->second + ")");
+                                    "reduction,tile,cluster as " + it->second + ")");
       }
       all.push_back(std::move(m));
     }

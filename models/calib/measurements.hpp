@@ -15,7 +15,8 @@ struct Measurement {
   std::string schedule;   // lastwave schedule name (CSV column "decomposition")
   std::string reduction;  // "deterministic" | "atomic"
   int64_t grid = 0;
-  TileShape tile{0, 0, 0};  // CSV column "tile" (MxNxK); 0x0x0 = not given (calibrate's --tile)
+  TileShape tile{0, 0, 0};     // CSV column "tile" (MxNxK); 0x0x0 = not given (calibrate's --tile)
+  ClusterShape cluster{1, 1};  // CSV column "cluster" (MxN); 1x1 when the file has none
   double median_us = 0, p10_us = 0, p90_us = 0;
   std::string file;
   int64_t line = 0;
@@ -29,7 +30,8 @@ const std::vector<std::string>& required_measurement_columns();
 // value, an unknown decomposition or reduction.
 std::vector<Measurement> read_measurements(const std::string& path, int64_t* skipped = nullptr);
 
-// Reads all files; also rejects duplicate (m, n, k, sms, decomposition, reduction) rows, naming
+// Reads all files; also rejects duplicate (m, n, k, sms, decomposition, reduction, tile, cluster)
+// rows, naming
 // both lines.
 std::vector<Measurement> read_all_measurements(const std::vector<std::string>& paths,
                                                int64_t* skipped = nullptr);

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/util/stats.hpp"
 
 namespace lw {
@@ -47,7 +48,11 @@ DecisionStats decision_stats(const std::vector<FitCase>& cases,
     for (size_t i : members) {
       if (cases[i].m->median_us < cases[best].m->median_us) best = i;
       if (!rule.empty()) {
-        if (cases[i].m->schedule == rule) pick = i;
+        // The rule's own config: the default tile, 1x1 (or the rows' tile when none is given).
+        const Measurement& m = *cases[i].m;
+        const bool default_config = (m.tile.m == 0 || same_tile(m.tile, kDefaultTile)) &&
+                                    m.cluster.m == 1 && m.cluster.n == 1;
+        if (m.schedule == rule && default_config) pick = i;
       } else if (pick == kNone || predicted[i] < predicted[pick]) {
         pick = i;
       }

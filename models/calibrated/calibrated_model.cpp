@@ -4,7 +4,8 @@
 // plus a penalty when K forbids vector loads. Fixups and epilogues scale with the tile's area.
 // MAC loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change.
 // The constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
-// file's "tile": tiles of another k step are refused (config_error).
+// file's "tile": tiles of another k step are refused (config_error). Clusters 1x1, 2x1 and 1x2:
+// a CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast).
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -57,9 +58,11 @@ class CalibratedModel final : public CostModel {
   double iter_time(const Plan& p, int64_t busy_sms) const override {
     const double busy = static_cast<double>(std::max<int64_t>(1, busy_sms));
     const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
-    const double l2 = busy * traffic::l2_requests_per_iter(p.tile, p.problem.k) / l2_lines_per_us_;
+    // Per CTA: a cluster's CTAs load multicast slices of the operand they share (traffic.hpp).
+    const double l2 =
+        busy * traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k) / l2_lines_per_us_;
     const double dram_bytes =
-        traffic::operand_bytes_per_iter(p.tile) * traffic::dram_fraction(p, l2_mib_);
+        traffic::cta_operand_bytes_per_iter(p.tile, p.cluster) * traffic::dram_fraction(p, l2_mib_);
     const double dram = busy * dram_bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS;
     return combine_pipes(mma, l2, dram) + (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
@@ -80,14 +83,19 @@ class CalibratedModel final : public CostModel {
   double launch_overhead(const Plan&) const override { return launch_; }
   std::string time_unit() const override { return "us"; }
   // The pipeline fill and restarts were fitted for one k step; there is no rule to scale them to
-  // another.
+  // another. Clusters: every cluster the kernels launch with (the L2 and DRAM traffic per CTA
+  // divides the shared operand by the cluster's extent; no cluster-specific parameter).
   std::string config_error(const TileShape& t, const ClusterShape& c) const override {
     if (t.k != fitted_.k) {
       return "the calibrated model (fitted for tile " + tile_text(fitted_) +
              ") has no prologue_us/epilogue_us/store_us/accumulate_us for k step " +
              std::to_string(t.k);
     }
-    return CostModel::config_error(t, c);
+    if (!kernel_has_cluster(c)) {
+      return "the calibrated model has no multicast rule for cluster " + cluster_text(c) +
+             " (the kernels launch " + kernel_clusters_text() + ")";
+    }
+    return "";
   }
   void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
   // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe

@@ -64,14 +64,35 @@ inline double l2_requests_per_iter(const TileShape& t, int64_t k) {
   return static_cast<double>(t.m + t.n) * l2_lines_per_row(t, k);
 }
 
+// Operand rows one CTA of a cluster loads per k-tile. The cluster.n CTAs of a cluster row share
+// the A rows (each loads 1/cluster.n of them and multicasts the slice), the cluster.m CTAs of a
+// cluster column share B likewise: tile.m / cluster.n A rows + tile.n / cluster.m B rows. 1x1:
+// tile.m + tile.n.
+inline double cta_operand_rows(const TileShape& t, const ClusterShape& c) {
+  return static_cast<double>(t.m) / static_cast<double>(c.n) +
+         static_cast<double>(t.n) / static_cast<double>(c.m);
+}
+
+// L2 requests one CTA of cluster `c` issues per k-tile (multicast slices; FLOPs are unchanged).
+inline double cta_l2_requests_per_iter(const TileShape& t, const ClusterShape& c, int64_t k) {
+  return cta_operand_rows(t, c) * l2_lines_per_row(t, k);
+}
+
+// Operand bytes one CTA of cluster `c` loads per k-tile.
+inline double cta_operand_bytes_per_iter(const TileShape& t, const ClusterShape& c) {
+  return cta_operand_rows(t, c) * static_cast<double>(t.k) * kBf16Bytes;
+}
+
 // Fraction in [0, 1] of operand bytes that come from DRAM: unique A+B bytes over bytes loaded by
 // all tiles (every byte is fetched once if L2 holds it), scaled up by footprint / L2 when A+B
 // exceed the L2 size.
 inline double dram_fraction(const Plan& p, double l2_mib) {
   const double unique = static_cast<double>(p.problem.m + p.problem.n) *
                         static_cast<double>(p.problem.k) * kBf16Bytes;
+  // p.tiles counts cluster tiles; each of their CTAs loads its multicast share.
   const double loaded = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles) *
-                        operand_bytes_per_iter(p.tile);
+                        static_cast<double>(p.cluster.m * p.cluster.n) *
+                        cta_operand_bytes_per_iter(p.tile, p.cluster);
   if (loaded <= 0) return 1.0;
   double f = unique / loaded;
   const double l2_bytes = l2_mib * kBytesPerMiB;

@@ -5,6 +5,7 @@
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
 #include "sim/decomp/planners/planners.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 
 namespace lw {
@@ -55,6 +56,31 @@ TEST_CASE("one parameter set prices every tile: tensor pipe by FLOPs, L2 pipe by
   CHECK(l2->iter_time(plan_for(kSquare, 4096), 1) == doctest::Approx(0.256).epsilon(1e-6));
   // Two equal pipes: 2^(1/4) x one.
   CHECK(combine_pipes(1.0, 1.0, 0.0) == doctest::Approx(1.189207).epsilon(1e-6));
+}
+
+TEST_CASE("a cluster's CTAs load multicast slices of the shared operand") {
+  const GpuSpec h200 = gpu_preset("h200");
+  // 128x256 in a 2x1 cluster: the two CTAs share B, each loads 256 / 2 = 128 B rows plus its 128
+  // A rows: 256 requests per k-tile at K % 64 == 0 (1x1: 384). 1x2 shares A: 64 + 256 = 320.
+  CHECK(traffic::cta_l2_requests_per_iter(kWide, ClusterShape{2, 1}, 4096) == 256.0);
+  CHECK(traffic::cta_l2_requests_per_iter(kWide, ClusterShape{1, 2}, 4096) == 320.0);
+  CHECK(traffic::cta_l2_requests_per_iter(kWide, ClusterShape{1, 1}, 4096) == 384.0);
+  CHECK(traffic::cta_operand_bytes_per_iter(kWide, ClusterShape{2, 1}) == 32768.0);
+  // L2-bound at 1000 lines/us, 10 busy SMs: 10 x 256 / 1000 = 2.56 us (1x1: 3.84 us); FLOPs, and
+  // so the tensor pipe, are unchanged.
+  const auto l2 = make_model(
+      "calibrated",
+      {{"mma_tflops_per_sm", kOff}, {"l2_lines_per_us", 1000.0}, {"dram_gb_per_s", kOff}}, h200);
+  const Plan p21 = plan_schedule("dp", Problem{4096, 4096, 4096}, kWide, GpuShape{132, 1},
+                                 Reduction::Deterministic, ClusterShape{2, 1})
+                       .plan;
+  CHECK(l2->iter_time(p21, 10) == doctest::Approx(2.56).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kWide, 4096), 10) == doctest::Approx(3.84).epsilon(1e-6));
+  const auto mma = make_model(
+      "calibrated",
+      {{"mma_tflops_per_sm", 7.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}}, h200);
+  CHECK(mma->iter_time(p21, 132) == doctest::Approx(0.599186).epsilon(1e-4));
+  CHECK(l2->config_error(kWide, ClusterShape{2, 1}).empty());
 }
 
 TEST_CASE("epilogue and fixup costs scale with tile area") {

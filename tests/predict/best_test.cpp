@@ -102,11 +102,14 @@ TEST_CASE("a model without parameters for a tile or cluster says so in one line"
   CHECK(cal->config_error({128, 256, 64}, {1, 1}).empty());
   const std::string k32 = cal->config_error({128, 128, 32}, {1, 1});
   CHECK(k32.find("k step 32") != std::string::npos);
-  CHECK(!cal->config_error({128, 128, 64}, {2, 1}).empty());
+  // Multicast clusters are costed (per-CTA traffic); a cluster the kernels lack is refused.
+  CHECK(cal->config_error({128, 128, 64}, {2, 1}).empty());
+  CHECK(cal->config_error({128, 128, 64}, {1, 2}).empty());
+  CHECK(!cal->config_error({128, 128, 64}, {2, 2}).empty());
   CHECK(unit()->config_error({128, 128, 64}, {2, 1}).empty());
   const auto clusters = lw::model_clusters(*cal);
-  REQUIRE(clusters.size() == 1);
-  CHECK(lw::cluster_text(clusters[0]) == "1x1");
+  REQUIRE(clusters.size() == 3);
+  CHECK(lw::cluster_text(clusters[1]) == "2x1");
 }
 
 // 2x1 clusters of 128x128 on 132 SMs: 66 cluster slots. 4096 x 4096 x 4096 under the unit model
