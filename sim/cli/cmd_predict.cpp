@@ -155,7 +155,10 @@ std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
     for (size_t j = i; j < i + per_shape; ++j) {
       const PredictRow& r = rows[j];
       std::string label = r.schedule + " -> " + r.choice;
-      if (r.schedule == "best") label += " " + tile_text(r.tile);
+      if (r.schedule == "best") {
+        label += " " + tile_text(r.tile);
+        if (r.cluster.m * r.cluster.n > 1) label += " " + cluster_text(r.cluster);
+      }
       if (r.sk_units > 0 && r.choice != "DataParallel") {
         label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
       }
@@ -228,7 +231,8 @@ int cmd_predict(int argc, char** argv) {
     std::vector<SegmentRecord> timeline;
     const PredictRow row = predict(shapes[0], schedules[0], setup, sim, &timeline);
     const std::string chosen = schedules[0] == "best" ? row.choice : schedules[0];
-    const Plan plan = plan_schedule(chosen, shapes[0], row.tile, setup.gpu, setup.reduction).plan;
+    const Plan plan =
+        plan_schedule(chosen, shapes[0], row.tile, setup.gpu, setup.reduction, row.cluster).plan;
     TraceMeta meta{"sim", shapes[0], gpu.sms, chosen, model->time_unit()};
     write_file_atomically(user_path(vm["trace"].as<std::string>()),
                           trace_document(timeline, plan, meta).dump() + "\n");
