@@ -6,13 +6,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/decomp/types.hpp"
+
 namespace lw::cuda {
 
 namespace {
 
 constexpr unsigned kDriverApiVersion = CUDART_VERSION;  // the toolkit this is built with
 constexpr int kRank = 2;
-constexpr uint64_t kBf16Bytes = 2;
 
 using EncodeTiled = decltype(cuTensorMapEncodeTiled);
 
@@ -37,7 +38,8 @@ CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32
                                uint32_t box_k) {
   CUtensorMap map{};
   const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(k), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(k) * kBf16Bytes};
+  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(k) *
+                                         static_cast<cuuint64_t>(kBf16Bytes)};
   const cuuint32_t box[kRank] = {box_k, box_rows};
   const cuuint32_t elem_strides[kRank] = {1, 1};
   const CUresult r = encode_fn()(

@@ -8,7 +8,7 @@
 
 namespace lw::cuda {
 
-constexpr int kElemBytes = 2;  // bf16 operands
+constexpr int kElemBytes = static_cast<int>(kBf16Bytes);  // bf16 operands
 // Staged epilogue: each consumer warp stages 16 rows x 64 columns of bf16 output in shared memory,
 // rows padded by 16 bytes against bank conflicts, then writes whole 128-byte rows.
 constexpr int kStagingRows = 16;
