@@ -33,7 +33,9 @@ const ModelInfo& find_model(const std::string& name) {
 }
 
 void check_params(const ModelInfo& info, const ParamValues& values, const std::string& where) {
-  for (const auto& [name, value] : values) {
+  for (const auto& entry : values) {
+    const std::string& name = entry.first;  // (clang 14 cannot capture a structured binding)
+    const double value = entry.second;
     const auto spec = std::find_if(info.params.begin(), info.params.end(),
                                    [&](const ParamSpec& p) { return p.name == name; });
     if (spec == info.params.end()) {
