@@ -26,6 +26,13 @@ class BusyModel final : public CostModel {
   std::string time_unit() const override { return "us"; }
 };
 
+// One 128x128 tile of 3 k-tiles split over 2 Stream-K units on 2 SMs (the plan every case runs).
+Plan two_unit_streamk() {
+  return plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64}, GpuShape{2, 1},
+                       Reduction::Deterministic)
+      .plan;
+}
+
 }  // namespace
 
 TEST_CASE("a MAC loop speeds up when the other SM leaves") {
@@ -33,9 +40,7 @@ TEST_CASE("a MAC loop speeds up when the other SM leaves") {
   // other 1. Both start with 2 busy SMs (2 us per iteration). The 1-iteration CTA is done at
   // t = 2 (storing or waiting: not busy); the other has 1 iteration left, now at 1 us: t = 3.
   // Costs fixed at the loop's start would give 2 x 2 = 4.
-  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
-                                  GpuShape{2, 1}, Reduction::Deterministic)
-                        .plan;
+  const Plan plan = two_unit_streamk();
   REQUIRE(plan.grid == 2);
   BusyModel model;
   SimOptions opt;
@@ -48,9 +53,7 @@ TEST_CASE("a MAC loop speeds up when the other SM leaves") {
 // The same plan on cluster slots: with cluster_size 2 the model sees physical SMs, twice the busy
 // slots, so every iteration costs twice as much: 2 x 3 = 6.
 TEST_CASE("a rated MAC loop on cluster slots is costed at physical busy SMs") {
-  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
-                                  GpuShape{2, 1}, Reduction::Deterministic)
-                        .plan;
+  const Plan plan = two_unit_streamk();
   BusyModel model;
   SimOptions opt;
   opt.sms = 2;
@@ -62,9 +65,7 @@ TEST_CASE("a rated MAC loop on cluster slots is costed at physical busy SMs") {
 
 // `best`'s cut-off also stops at a rated MAC loop's end: the loop ending at t = 2 passes 1.5.
 TEST_CASE("the cut-off stops a run at a rated MAC loop past it") {
-  const Plan plan = plan_schedule("streamk:2", Problem{128, 128, 192}, TileShape{128, 128, 64},
-                                  GpuShape{2, 1}, Reduction::Deterministic)
-                        .plan;
+  const Plan plan = two_unit_streamk();
   BusyModel model;
   SimOptions opt;
   opt.sms = 2;
