@@ -61,6 +61,16 @@ void read_field(const nlohmann::json& j, const PresetField& f, const std::string
   }
 }
 
+// An optional text field: `fallback` when absent, an error when present but not a string.
+std::string optional_text(const nlohmann::json& j, const std::string& key,
+                          const std::string& fallback, const std::string& where) {
+  if (!j.contains(key)) return fallback;
+  if (!j[key].is_string()) {
+    throw std::invalid_argument(where + ": \"" + key + "\" must be a string");
+  }
+  return j[key].get<std::string>();
+}
+
 }  // namespace
 
 GpuSpec parse_gpu_preset(const std::string& json, const std::string& file) {
@@ -76,8 +86,8 @@ GpuSpec parse_gpu_preset(const std::string& json, const std::string& file) {
   }
   GpuSpec g;
   g.name = j["name"].get<std::string>();
-  g.label = j.value("label", g.name);
-  g.description = j.value("description", "");
+  g.label = optional_text(j, "label", g.name, where);
+  g.description = optional_text(j, "description", "", where);
   for (const auto& f : preset_fields()) read_field(j, f, where, &g);
   return g;
 }

@@ -139,6 +139,10 @@ TEST_CASE("GPU presets: counts >= 1 and whole, rates positive, all finite") {
         "GPU preset gpus/test.json: parameter 'l2_mib' is not a number");
   CHECK(error_of([] { parse_gpu_preset(R"({"name": "x", "sms": 4})", "x.json"); }) ==
         "GPU preset x.json: parameter 'bf16_dense_tflops' is missing");
+  CHECK(error_of([] { parse_gpu_preset(R"({"name": "x", "label": 108})", "x.json"); }) ==
+        "GPU preset x.json: \"label\" must be a string");
+  CHECK(error_of([] { parse_gpu_preset(R"({"name": "x", "description": []})", "x.json"); }) ==
+        "GPU preset x.json: \"description\" must be a string");
 }
 
 TEST_CASE("every shipped GPU preset parses inside its ranges") {
