@@ -69,6 +69,10 @@ class CostModel {
   // The tile the parameters were fitted for (a model file's "tile"); models that scale their
   // costs to other tiles scale from it. Default: kDefaultTile.
   virtual void set_fitted_tile(const TileShape&) {}
+  // The clusters the parameters were fitted on (a model file's "clusters"); a model may refuse
+  // others in config_error, so that `best` never picks a config no measurement covered. Default:
+  // ignored.
+  virtual void set_fitted_clusters(const std::vector<ClusterShape>&) {}
 };
 
 }  // namespace lw

@@ -85,6 +85,27 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
   return info.make(resolve_params(info, overrides), gpu);
 }
 
+namespace {
+
+// A model file's "clusters": an array of "MxN" names, each one the kernels launch with.
+std::vector<ClusterShape> read_cluster_list(const nlohmann::json& list, const std::string& where) {
+  if (!list.is_array() || list.empty()) {
+    throw std::invalid_argument(where + ": \"clusters\" must be a non-empty array of \"MxN\"");
+  }
+  std::vector<ClusterShape> out;
+  for (const auto& name : list) {
+    if (!name.is_string()) throw std::invalid_argument(where + ": bad \"clusters\" entry");
+    try {
+      for (const ClusterShape& c : parse_kernel_clusters(name.get<std::string>())) out.push_back(c);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + ": \"clusters\": " + e.what());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 ModelFile read_model_file(const std::string& path) {
   const std::string where = "model file '" + path + "'";
   nlohmann::json j;
@@ -116,6 +137,7 @@ ModelFile read_model_file(const std::string& path) {
     f.tile = parse_tile_text(j["tile"].get<std::string>());
     f.has_tile = true;
   }
+  if (j.contains("clusters")) f.clusters = read_cluster_list(j["clusters"], where);
   // The file's own values are blamed on the file; the model's declared ranges apply to them.
   check_params(find_model(f.model), f.params, where);
   return f;
@@ -128,6 +150,7 @@ std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
   for (const auto& [name, value] : overrides) f.params[name] = value;
   auto model = info.make(resolve_params(info, f.params), gpu);
   if (f.has_tile) model->set_fitted_tile(f.tile);
+  if (!f.clusters.empty()) model->set_fitted_clusters(f.clusters);
   return model;
 }
 

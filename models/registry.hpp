@@ -73,6 +73,7 @@ struct ModelFile {
   std::vector<std::string> undetermined;
   bool has_tile = false;  // "tile": the tile the parameters were fitted for
   TileShape tile = kDefaultTile;
+  std::vector<ClusterShape> clusters;  // "clusters": those its measurements covered (empty: any)
 };
 ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
 

@@ -58,7 +58,8 @@ if [[ -x $BIN/cutlass_bench ]]; then
   echo "[$((SECONDS - start)) s] cutlass_bench rc=$?" >&2
 fi
 run_set s132 132 "$TILES" "$DECOMPS"
-run_set part "$PART_SMS" "$PART_TILES" "$PART_DECOMPS" "$PART_SHAPES"
+# PART_SMS= (empty) skips the partitioned runs.
+[[ -n $PART_SMS ]] && run_set part "$PART_SMS" "$PART_TILES" "$PART_DECOMPS" "$PART_SHAPES"
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv >>"$OUT/card.txt"
 # One CSV of every row (header once).
 first=1

@@ -9,6 +9,8 @@
 #include "models/calib/calibrate_run.hpp"
 #include "models/calib/file_hash.hpp"
 #include "models/calibrated/calibrated_model.hpp"
+#include "sim/decomp/kernel_configs.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
 
@@ -268,6 +270,22 @@ void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
 
 }  // namespace
 
+namespace {
+
+// The clusters of the training rows, in kKernelClusters order (the model file's "clusters").
+std::vector<std::string> training_clusters(const CalibrationRun& run) {
+  std::vector<std::string> out;
+  for (const ClusterShape& c : kKernelClusters) {
+    const bool seen = std::any_of(run.split.train.begin(), run.split.train.end(), [&](size_t i) {
+      return run.cases[i].m->cluster.m == c.m && run.cases[i].m->cluster.n == c.n;
+    });
+    if (seen) out.push_back(cluster_text(c));
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json model_file_json(const CalibrationRun& run) {
   const CalibrateOptions& opt = *run.opt;
   nlohmann::json params = nlohmann::json::object(), units = nlohmann::json::object(),
@@ -286,6 +304,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
           {"terms", run.variants.front().name},
           {"gpu", run.preset.name},
           {"tile", tile_name(opt.tile)},
+          {"clusters", training_clusters(run)},
           {"source_measurements", opt.measurements},
           {"source_traces", opt.traces},
           {"git_revision", opt.git_revision},

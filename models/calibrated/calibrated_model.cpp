@@ -5,7 +5,8 @@
 // MAC loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change.
 // The constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
 // file's "tile": tiles of another k step are refused (config_error). Clusters 1x1, 2x1 and 1x2:
-// a CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast).
+// a CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast); a file
+// that lists the clusters its measurements covered ("clusters") refuses the others.
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -95,20 +96,36 @@ class CalibratedModel final : public CostModel {
       return "the calibrated model has no multicast rule for cluster " + cluster_text(c) +
              " (the kernels launch " + kernel_clusters_text() + ")";
     }
+    if (!fitted_clusters_.empty() && !fitted_on(c)) {
+      return "the calibrated model was fitted on clusters " + fitted_clusters_text() +
+             " only: no measurement of cluster " + cluster_text(c) +
+             " (calibrate on measurements that include it)";
+    }
     return "";
   }
   void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
+  void set_fitted_clusters(const std::vector<ClusterShape>& c) override { fitted_clusters_ = c; }
   // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
   // and the unaligned penalty do not depend on load, and combine_pipes is nondecreasing in each.
   bool costs_grow_with_load() const override { return true; }
 
  private:
+  bool fitted_on(const ClusterShape& c) const {
+    return std::any_of(fitted_clusters_.begin(), fitted_clusters_.end(),
+                       [&](const ClusterShape& f) { return f.m == c.m && f.n == c.n; });
+  }
+  std::string fitted_clusters_text() const {
+    std::string out;
+    for (const auto& f : fitted_clusters_) out += (out.empty() ? "" : ", ") + cluster_text(f);
+    return out;
+  }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
   double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, unaligned_, epilogue_, store_, load_,
       accumulate_, flag_, prologue_, launch_, l2_mib_;
   TileShape fitted_ = kDefaultTile;
+  std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {

@@ -145,6 +145,25 @@ TEST_CASE("GPU presets: counts >= 1 and whole, rates positive, all finite") {
         "GPU preset x.json: \"description\" must be a string");
 }
 
+TEST_CASE("a model file's \"clusters\" must name clusters the kernels launch") {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/";
+  const auto with_clusters = [&](const std::string& name, const std::string& clusters) {
+    const std::string path = dir + name + ".json";
+    write_file_atomically(
+        path, R"({"model": "calibrated", "params": {}, "clusters": )" + clusters + "}\n");
+    return path;
+  };
+  const std::string bad = with_clusters("cluster-3x3", R"(["1x1", "3x3"])");
+  CHECK(load_error(bad).find("model file '" + bad + "': \"clusters\": ") == 0);
+  CHECK(load_error(bad).find("3x3") != std::string::npos);
+  const std::string num = with_clusters("cluster-number", "[2]");
+  CHECK(load_error(num) == "model file '" + num + "': bad \"clusters\" entry");
+  const std::string empty = with_clusters("cluster-empty", "[]");
+  CHECK(load_error(empty) ==
+        "model file '" + empty + "': \"clusters\" must be a non-empty array of \"MxN\"");
+  CHECK(load_error(with_clusters("cluster-ok", R"(["1x1", "2x1"])")) == "(no error)");
+}
+
 TEST_CASE("every shipped GPU preset parses inside its ranges") {
   for (const auto& name : gpu_preset_names()) {
     CAPTURE(name);

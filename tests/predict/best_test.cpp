@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
@@ -11,6 +12,7 @@
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
+#include "sim/util/atomic_file.hpp"
 
 namespace {
 
@@ -110,6 +112,26 @@ TEST_CASE("a model without parameters for a tile or cluster says so in one line"
   const auto clusters = lw::model_clusters(*cal);
   REQUIRE(clusters.size() == 3);
   CHECK(lw::cluster_text(clusters[1]) == "2x1");
+}
+
+TEST_CASE("a model file that lists its measured clusters refuses the others, and best skips them") {
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/fitted-clusters.json";
+  lw::write_file_atomically(path,
+                            R"({"model": "calibrated", "params": {}, "clusters": ["1x1", "2x1"]})");
+  const auto cal = lw::make_model_from_file(path, {}, lw::gpu_preset("h200"));
+  CHECK(cal->config_error({128, 128, 64}, {2, 1}).empty());
+  CHECK(cal->config_error({128, 128, 64}, {1, 2}) ==
+        "the calibrated model was fitted on clusters 1x1, 2x1 only: no measurement of cluster 1x2 "
+        "(calibrate on measurements that include it)");
+  const auto clusters = lw::model_clusters(*cal);
+  REQUIRE(clusters.size() == 2);
+  CHECK(lw::cluster_text(clusters[0]) == "1x1");
+  CHECK(lw::cluster_text(clusters[1]) == "2x1");
+  // Asked for explicitly, an unmeasured cluster is a one-line error, not a silent prediction.
+  CHECK_THROWS_AS(
+      lw::choose_best(lw::Problem{4096, 4096, 4096}, kH200, lw::Reduction::Deterministic, *cal,
+                      tiles("128x128x64"), {lw::ClusterShape{1, 2}}),
+      std::invalid_argument);
 }
 
 // 2x1 clusters of 128x128 on 132 SMs: 66 cluster slots. 4096 x 4096 x 4096 under the unit model
