@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The chooser's hardware check as a table (docs/HEURISTICS.md): for each SM count, each heuristic's
+geomean speed against cuBLAS, its share of the best measured config, its worst shape and the shares
+within 1 % / 5 % of the best. "Best measured" is the fastest ok row of the shape and SM count over
+every file given (configs, rules and every auto run). Standard library only.
+
+usage: tools/chooser_report.py --auto NAME=FILE [--auto NAME=FILE ...] FILE.csv [FILE.csv ...]
+  --auto NAME=FILE  rows of `lastwave-bench --decomposition auto` (one heuristic per file)
+  FILE.csv          every other lastwave-bench CSV; its 128x128x64 1x1 dp / streamk / cutlass rows
+                    are the fixed-tile rules
+"""
+import csv
+import math
+import sys
+from collections import defaultdict
+
+RULE_TILE, RULE_CLUSTER = "128x128x64", "1x1"
+RULES = ("cutlass", "streamk", "dp")
+WITHIN = (0.99, 0.95)  # "within 1 %" and "within 5 %" of the best measured time
+
+
+def ok_rows(path):
+    with open(path, newline="") as f:
+        return [r for r in csv.DictReader(f) if r.get("ok") == "1"]
+
+
+def key(r):
+    return (int(r["m"]), int(r["n"]), int(r["k"]), int(r["sms"]))
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def parse_args(argv):
+    autos, files = [], []
+    it = iter(argv)
+    for a in it:
+        if a == "--auto":
+            name, _, path = next(it, "").partition("=")
+            if not path:
+                sys.exit("--auto needs NAME=FILE")
+            autos.append((name, path))
+        elif a.startswith("-"):
+            sys.exit(__doc__)
+        else:
+            files.append(a)
+    if not autos:
+        sys.exit(__doc__)
+    return autos, files
+
+
+def heuristics(autos, files):
+    """{name: {(m, n, k, sms): row}} and the best measured time per (m, n, k, sms)."""
+    picks, best = {}, defaultdict(lambda: math.inf)
+    for name, path in autos:
+        picks[name] = {key(r): r for r in ok_rows(path)}
+    for rule in RULES:
+        picks[f"`{rule}` rule, 128x128"] = {}
+    for path in files + [p for _, p in autos]:
+        for r in ok_rows(path):
+            best[key(r)] = min(best[key(r)], float(r["median_ms"]))
+            is_rule = (r["tile"], r["cluster"], r["decomposition"]) in {
+                (RULE_TILE, RULE_CLUSTER, d) for d in RULES
+            }
+            if is_rule and path in files:
+                picks[f"`{r['decomposition']}` rule, 128x128"][key(r)] = r
+    return picks, best
+
+
+def table(picks, best):
+    print("| SMs | heuristic | shapes | vs cuBLAS (geomean) | of best measured (geomean) "
+          "| worst shape | within 1 % | within 5 % | predicted vs measured, median abs. |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    auto_names = list(picks)[: len(picks) - len(RULES)]
+    for sms in sorted({k[3] for name in auto_names for k in picks[name]}, reverse=True):
+        for name, rows in picks.items():
+            mine = {k: r for k, r in rows.items() if k[3] == sms}
+            if not mine:
+                continue
+            t = {k: float(r["median_ms"]) for k, r in mine.items()}
+            share = [best[k] / t[k] for k in t]
+            cublas = [float(r["cublas_ms"]) / t[k] for k, r in mine.items()]
+            within = [sum(s >= w for s in share) / len(share) for w in WITHIN]
+            errs = sorted(abs(float(r["predicted_us"]) / 1e3 / t[k] - 1)
+                          for k, r in mine.items() if float(r.get("predicted_us") or -1) > 0)
+            err = f"{100 * errs[len(errs) // 2]:.1f} %" if errs else "-"
+            print(f"| {sms} | {name} | {len(t)} | {geomean(cublas):.3f}x | "
+                  f"{100 * geomean(share):.1f} % | {100 * min(share):.1f} % | "
+                  f"{100 * within[0]:.1f} % | {100 * within[1]:.1f} % | {err} |")
+
+
+def main(argv):
+    autos, files = parse_args(argv)
+    picks, best = heuristics(autos, files)
+    table(picks, best)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
