@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/plan.hpp"
