@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -89,29 +89,29 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   now_ = 0;
   rated_ = model.shares_mac_rate();
   progress_ = progress_at_ = 0;
-  mac_heap_.clear();
+  mac_ends_.clear();
+  mac_starts_.clear();
+  mac_starts_head_ = 0;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
 }
 
 void Simulator::run_events() {
-  while (!queue_.empty() || !mac_heap_.empty()) {
-    if (!mac_heap_.empty()) {  // rated mode: a MAC loop ends before (or with) the next event?
-      const double t_mac = next_mac_end();
-      if (queue_.empty() || t_mac <= queue_.top_time()) {
-        if (t_mac > opt_.cutoff) {  // as for queued events below
-          now_ = t_mac;
-          result_.cut_off = true;
-          break;
-        }
-        advance_progress(t_mac);
-        std::pop_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
-        const int64_t cta = mac_heap_.back().second;
-        mac_heap_.pop_back();
-        now_ = t_mac;
-        ++result_.events;
-        mac_finished(cta, t_mac);
-        continue;
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  while (!queue_.empty() || !mac_ends_.empty() || mac_starts_head_ < mac_starts_.size()) {
+    const double t_queue = queue_.empty() ? kNever : queue_.top_time();
+    const double t_start =
+        mac_starts_head_ < mac_starts_.size() ? mac_starts_[mac_starts_head_].first : kNever;
+    // Rated mode: a MAC loop that ends before (or with) the next event completes first.
+    if (!mac_ends_.empty() && pop_due_mac_end(std::min(t_queue, t_start))) continue;
+    if (result_.cut_off) break;
+    if (t_start != kNever && t_start <= t_queue) {  // a start and a queued event commute
+      if (t_start > opt_.cutoff) {
+        now_ = t_start;
+        result_.cut_off = true;
+        break;
       }
+      pop_mac_start();
+      continue;
     }
     const Event e = queue_.pop();
     if (rated_) advance_progress(e.time);
@@ -268,11 +268,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   }
   if (rated_) {  // the loop starts at t (after a prologue: later than now) and is re-rated
     c.phase = kMac;
-    if (t > now_) {
-      queue_.push(t, kPriorityWork, kMacStart, cta);
-    } else {
-      start_rated_mac(cta);
-    }
+    schedule_rated_mac(cta, t);
     return;
   }
   const CostContext ctx = context();
@@ -451,20 +447,63 @@ double Simulator::iter_time_now() {
 }
 
 void Simulator::advance_progress(double t) {
-  if (!mac_heap_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
+  if (!mac_ends_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
   progress_at_ = t;
 }
 
 double Simulator::next_mac_end() {
-  const double left = std::max(0.0, mac_heap_.front().first - progress_);
+  const double left = std::max(0.0, mac_ends_.top_time() - progress_);
   return progress_at_ + left * iter_time_now();
+}
+
+// Completes the first MAC loop if it ends no later than `t_next` (the next event or loop start);
+// returns false when it ends later, or past the cutoff (then result_.cut_off is set).
+bool Simulator::pop_due_mac_end(double t_next) {
+  const double t_mac = next_mac_end();
+  if (t_mac > t_next) return false;
+  if (t_mac > opt_.cutoff) {  // as for queued events
+    now_ = t_mac;
+    result_.cut_off = true;
+    return false;
+  }
+  advance_progress(t_mac);
+  double progress_at_end = 0;
+  const auto cta = static_cast<int64_t>(mac_ends_.pop(&progress_at_end).order);
+  now_ = t_mac;
+  ++result_.events;
+  mac_finished(cta, t_mac);
+  return true;
+}
+
+// A loop starting at t: now, or listed to start when the clock reaches t (see mac_starts_).
+void Simulator::schedule_rated_mac(int64_t cta, double t) {
+  if (t <= now_) {
+    start_rated_mac(cta);
+  } else if (std::isfinite(t) &&  // the queue refuses a time that overflowed
+             (mac_starts_head_ == mac_starts_.size() || t >= mac_starts_.back().first)) {
+    mac_starts_.emplace_back(t, cta);
+  } else {
+    queue_.push(t, kPriorityWork, kMacStart, cta);
+  }
+}
+
+// The first listed loop start, handled as the queued event it replaces.
+void Simulator::pop_mac_start() {
+  const auto [t, cta] = mac_starts_[mac_starts_head_++];
+  if (mac_starts_head_ == mac_starts_.size()) {
+    mac_starts_.clear();
+    mac_starts_head_ = 0;
+  }
+  advance_progress(t);
+  now_ = t;
+  ++result_.events;
+  start_rated_mac(cta);
 }
 
 void Simulator::start_rated_mac(int64_t cta) {
   advance_progress(now_);
   const auto iters = static_cast<double>(segment_iters(ctas_[cta].seg));
-  mac_heap_.emplace_back(progress_ + iters, cta);
-  std::push_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
+  mac_ends_.push(progress_ + iters, MacEnd{static_cast<uint64_t>(cta)});
 }
 
 // A rated MAC loop ended at t: the action that follows it, as in start_next_segment's fixed path.

@@ -11,6 +11,7 @@
 #include "models/cost_model.hpp"
 #include "sim/decomp/walk.hpp"
 #include "sim/engine/event_queue.hpp"
+#include "sim/engine/time_buckets.hpp"
 #include "sim/trace/timeline.hpp"
 
 namespace lw {
@@ -95,6 +96,9 @@ class Simulator {
   void advance_progress(double t);
   double next_mac_end();
   void start_rated_mac(int64_t cta);
+  void schedule_rated_mac(int64_t cta, double t);
+  bool pop_due_mac_end(double t_next);
+  void pop_mac_start();
   void mac_finished(int64_t cta, double t);
 
   const Plan* plan_ = nullptr;
@@ -119,11 +123,20 @@ class Simulator {
   double now_ = 0;
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
-  // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-heap.
+  // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-queue
+  // keyed by (progress at end, CTA slot), bucketed because a wave's loops end at one progress.
   bool rated_ = false;
   double progress_ = 0, progress_at_ = 0;
-  std::vector<double> iter_time_by_busy_;             // cache, < 0 = not yet asked
-  std::vector<std::pair<double, int64_t>> mac_heap_;  // (progress at end, CTA slot)
+  std::vector<double> iter_time_by_busy_;  // cache, < 0 = not yet asked
+  struct MacEnd {
+    uint64_t order;  // the CTA slot: equal ends complete in slot order
+  };
+  TimeBuckets<MacEnd> mac_ends_;
+  // Loops that start later than now (after a CTA's prologue), in start order: the prologue is one
+  // constant per plan, so they arrive in time order and a FIFO replaces queue events. A start
+  // earlier than the last one listed (a model whose prologue varies) goes to the queue instead.
+  std::vector<std::pair<double, int64_t>> mac_starts_;  // (start time, CTA slot)
+  size_t mac_starts_head_ = 0;
   SimResult result_;
 };
 
