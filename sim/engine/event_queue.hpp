@@ -42,8 +42,7 @@ class EventQueue {
 
   void push(double time, int32_t priority, int32_t kind, int64_t subject) {
     check(time, priority);
-    buckets_.push(time,
-                  Item{(static_cast<uint64_t>(priority) << kSeqBits) | next_seq_++, kind, subject});
+    buckets_.push(time, (static_cast<uint64_t>(priority) << kSeqBits) | next_seq_++, kind, subject);
   }
 
   Event pop() {

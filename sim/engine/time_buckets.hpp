@@ -30,11 +30,14 @@ class TimeBuckets {
   // Time of the first item (only when !empty()).
   double top_time() const { return buckets_[static_cast<size_t>(times_.front())].time; }
 
-  // `time` must be finite; -0.0 joins 0.0's bucket (the index keys on bit patterns).
-  void push(double time, const Item& item) {
+  // Adds Item{fields...} at `time` (finite; -0.0 joins 0.0's bucket, the index keys on bit
+  // patterns). The item is built in place: a copy of a caller's item would be read back before
+  // its stores retire (a store-forwarding stall on the hottest path).
+  template <class... Fields>
+  void push(double time, Fields... fields) {
     Bucket& bucket = buckets_[bucket_for(time + 0.0)];
     std::vector<Item>& items = bucket.items;
-    items.push_back(item);
+    items.emplace_back() = Item{fields...};
     // Keep the unpopped part sorted by order: only an item pushed out of order moves.
     for (size_t i = items.size() - 1; i > bucket.head && items[i].order < items[i - 1].order; --i) {
       std::swap(items[i], items[i - 1]);

@@ -92,6 +92,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   mac_ends_.clear();
   mac_starts_.clear();
   mac_starts_head_ = 0;
+  mac_end_busy_ = kStale;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
 }
 
@@ -100,10 +101,15 @@ void Simulator::run_events() {
   while (!queue_.empty() || !mac_ends_.empty() || mac_starts_head_ < mac_starts_.size()) {
     const double t_queue = queue_.empty() ? kNever : queue_.top_time();
     const double t_start =
-        mac_starts_head_ < mac_starts_.size() ? mac_starts_[mac_starts_head_].first : kNever;
+        mac_starts_head_ < mac_starts_.size() ? mac_starts_[mac_starts_head_].time : kNever;
     // Rated mode: a MAC loop that ends before (or with) the next event completes first.
-    if (!mac_ends_.empty() && pop_due_mac_end(std::min(t_queue, t_start))) continue;
-    if (result_.cut_off) break;
+    if (!mac_ends_.empty()) {
+      const double t_mac = next_mac_end();
+      if (t_mac <= std::min(t_queue, t_start)) {
+        if (!complete_mac_loop(t_mac)) break;  // past the cutoff
+        continue;
+      }
+    }
     if (t_start != kNever && t_start <= t_queue) {  // a start and a queued event commute
       if (t_start > opt_.cutoff) {
         now_ = t_start;
@@ -144,7 +150,7 @@ void Simulator::run_events() {
         finish_segment(cta, e.time);
         break;
       case kMacStart:
-        start_rated_mac(cta);
+        start_rated_mac(cta, static_cast<double>(segment_iters(ctas_[cta].seg)));
         break;
     }
   }
@@ -432,35 +438,36 @@ void Simulator::signal(int64_t flag, int64_t amount, double t) {
 
 // Processor-shared MAC loops. Progress is advanced to the time of every event before the event
 // changes the busy-SM count, so between events the rate is constant and exact.
-double Simulator::iter_time_now() {
-  const auto busy = static_cast<size_t>(std::max<int64_t>(1, busy_sms_));
-  double& cached = iter_time_by_busy_[busy];
-  if (cached < 0) {
-    // For a cluster plan the model sees physical SMs (as context() gives it).
-    cached = checked(model_->iter_time(*plan_, static_cast<int64_t>(busy) * opt_.cluster_size),
-                     "iter_time");
-    // Progress is time / iter_time: an iteration that takes no time would never end the loop.
-    if (cached == 0)
-      throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
-  }
-  return cached;
+// The model's iteration time at the busy-SM count now (at least 1), checked and cached.
+double Simulator::ask_iter_time() {
+  const int64_t busy = std::max<int64_t>(1, busy_sms_);
+  // For a cluster plan the model sees physical SMs (as context() gives it).
+  const double time = checked(model_->iter_time(*plan_, busy * opt_.cluster_size), "iter_time");
+  // Progress is time / iter_time: an iteration that takes no time would never end the loop.
+  if (time == 0)
+    throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
+  iter_time_by_busy_[static_cast<size_t>(busy_sms_)] = time;
+  return time;
 }
 
 void Simulator::advance_progress(double t) {
+  if (t == progress_at_) return;
   if (!mac_ends_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
   progress_at_ = t;
+  mac_end_busy_ = kStale;
 }
 
-double Simulator::next_mac_end() {
+// When the first MAC loop ends at the current rate (next_mac_end() caches it).
+double Simulator::compute_mac_end() {
   const double left = std::max(0.0, mac_ends_.top_time() - progress_);
-  return progress_at_ + left * iter_time_now();
+  mac_end_ = progress_at_ + left * iter_time_now();
+  mac_end_busy_ = busy_sms_;
+  return mac_end_;
 }
 
-// Completes the first MAC loop if it ends no later than `t_next` (the next event or loop start);
-// returns false when it ends later, or past the cutoff (then result_.cut_off is set).
-bool Simulator::pop_due_mac_end(double t_next) {
-  const double t_mac = next_mac_end();
-  if (t_mac > t_next) return false;
+// Completes the first MAC loop, which ends at t_mac before any other event; false (and
+// result_.cut_off) when that is past the cutoff.
+bool Simulator::complete_mac_loop(double t_mac) {
   if (t_mac > opt_.cutoff) {  // as for queued events
     now_ = t_mac;
     result_.cut_off = true;
@@ -469,6 +476,7 @@ bool Simulator::pop_due_mac_end(double t_next) {
   advance_progress(t_mac);
   double progress_at_end = 0;
   const auto cta = static_cast<int64_t>(mac_ends_.pop(&progress_at_end).order);
+  mac_end_busy_ = kStale;
   now_ = t_mac;
   ++result_.events;
   mac_finished(cta, t_mac);
@@ -477,11 +485,12 @@ bool Simulator::pop_due_mac_end(double t_next) {
 
 // A loop starting at t: now, or listed to start when the clock reaches t (see mac_starts_).
 void Simulator::schedule_rated_mac(int64_t cta, double t) {
+  const auto iters = static_cast<double>(segment_iters(ctas_[cta].seg));
   if (t <= now_) {
-    start_rated_mac(cta);
+    start_rated_mac(cta, iters);
   } else if (std::isfinite(t) &&  // the queue refuses a time that overflowed
-             (mac_starts_head_ == mac_starts_.size() || t >= mac_starts_.back().first)) {
-    mac_starts_.emplace_back(t, cta);
+             (mac_starts_head_ == mac_starts_.size() || t >= mac_starts_.back().time)) {
+    mac_starts_.push_back(MacStart{t, iters, cta});
   } else {
     queue_.push(t, kPriorityWork, kMacStart, cta);
   }
@@ -489,21 +498,22 @@ void Simulator::schedule_rated_mac(int64_t cta, double t) {
 
 // The first listed loop start, handled as the queued event it replaces.
 void Simulator::pop_mac_start() {
-  const auto [t, cta] = mac_starts_[mac_starts_head_++];
+  const MacStart start = mac_starts_[mac_starts_head_++];
   if (mac_starts_head_ == mac_starts_.size()) {
     mac_starts_.clear();
     mac_starts_head_ = 0;
   }
-  advance_progress(t);
-  now_ = t;
+  advance_progress(start.time);
+  now_ = start.time;
   ++result_.events;
-  start_rated_mac(cta);
+  start_rated_mac(start.cta, start.iters);
 }
 
-void Simulator::start_rated_mac(int64_t cta) {
+void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
-  const auto iters = static_cast<double>(segment_iters(ctas_[cta].seg));
-  mac_ends_.push(progress_ + iters, MacEnd{static_cast<uint64_t>(cta)});
+  const double end = progress_ + iters;
+  if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
+  mac_ends_.push(end, static_cast<uint64_t>(cta));
 }
 
 // A rated MAC loop ended at t: the action that follows it, as in start_next_segment's fixed path.
