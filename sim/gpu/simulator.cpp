@@ -116,7 +116,7 @@ void Simulator::run_events() {
         result_.cut_off = true;
         break;
       }
-      pop_mac_start();
+      pop_mac_starts();
       continue;
     }
     const Event e = queue_.pop();
@@ -496,17 +496,25 @@ void Simulator::schedule_rated_mac(int64_t cta, double t) {
   }
 }
 
-// The first listed loop start, handled as the queued event it replaces.
-void Simulator::pop_mac_start() {
-  const MacStart start = mac_starts_[mac_starts_head_++];
+// The listed loop starts at the first listed time, each handled as the queued event it replaces.
+// They go in one batch: a loop of at least one iteration ends after now, so no loop end falls
+// between two of them (a loop of none ends at once: the batch stops after it).
+void Simulator::pop_mac_starts() {
+  const double t = mac_starts_[mac_starts_head_].time;
+  advance_progress(t);
+  now_ = t;
+  bool more = true;
+  while (more) {
+    const MacStart start = mac_starts_[mac_starts_head_++];
+    ++result_.events;
+    start_rated_mac(start.cta, start.iters);
+    more = start.iters > 0 && mac_starts_head_ < mac_starts_.size() &&
+           mac_starts_[mac_starts_head_].time == t;
+  }
   if (mac_starts_head_ == mac_starts_.size()) {
     mac_starts_.clear();
     mac_starts_head_ = 0;
   }
-  advance_progress(start.time);
-  now_ = start.time;
-  ++result_.events;
-  start_rated_mac(start.cta, start.iters);
 }
 
 void Simulator::start_rated_mac(int64_t cta, double iters) {

@@ -105,7 +105,7 @@ class Simulator {
   void start_rated_mac(int64_t cta, double iters);
   void schedule_rated_mac(int64_t cta, double t);
   bool complete_mac_loop(double t_mac);
-  void pop_mac_start();
+  void pop_mac_starts();
   void mac_finished(int64_t cta, double t);
 
   const Plan* plan_ = nullptr;
