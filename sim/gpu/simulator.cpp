@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -89,29 +89,35 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   now_ = 0;
   rated_ = model.shares_mac_rate();
   progress_ = progress_at_ = 0;
-  mac_heap_.clear();
+  mac_ends_.clear();
+  mac_starts_.clear();
+  mac_starts_head_ = 0;
+  mac_end_busy_ = kStale;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
 }
 
 void Simulator::run_events() {
-  while (!queue_.empty() || !mac_heap_.empty()) {
-    if (!mac_heap_.empty()) {  // rated mode: a MAC loop ends before (or with) the next event?
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  while (!queue_.empty() || !mac_ends_.empty() || mac_starts_head_ < mac_starts_.size()) {
+    const double t_queue = queue_.empty() ? kNever : queue_.top_time();
+    const double t_start =
+        mac_starts_head_ < mac_starts_.size() ? mac_starts_[mac_starts_head_].time : kNever;
+    // Rated mode: a MAC loop that ends before (or with) the next event completes first.
+    if (!mac_ends_.empty()) {
       const double t_mac = next_mac_end();
-      if (queue_.empty() || t_mac <= queue_.top_time()) {
-        if (t_mac > opt_.cutoff) {  // as for queued events below
-          now_ = t_mac;
-          result_.cut_off = true;
-          break;
-        }
-        advance_progress(t_mac);
-        std::pop_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
-        const int64_t cta = mac_heap_.back().second;
-        mac_heap_.pop_back();
-        now_ = t_mac;
-        ++result_.events;
-        mac_finished(cta, t_mac);
+      if (t_mac <= std::min(t_queue, t_start)) {
+        if (!complete_mac_loop(t_mac)) break;  // past the cutoff
         continue;
       }
+    }
+    if (t_start != kNever && t_start <= t_queue) {  // a start and a queued event commute
+      if (t_start > opt_.cutoff) {
+        now_ = t_start;
+        result_.cut_off = true;
+        break;
+      }
+      pop_mac_starts();
+      continue;
     }
     const Event e = queue_.pop();
     if (rated_) advance_progress(e.time);
@@ -144,7 +150,7 @@ void Simulator::run_events() {
         finish_segment(cta, e.time);
         break;
       case kMacStart:
-        start_rated_mac(cta);
+        start_rated_mac(cta, static_cast<double>(segment_iters(ctas_[cta].seg)));
         break;
     }
   }
@@ -268,11 +274,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   }
   if (rated_) {  // the loop starts at t (after a prologue: later than now) and is re-rated
     c.phase = kMac;
-    if (t > now_) {
-      queue_.push(t, kPriorityWork, kMacStart, cta);
-    } else {
-      start_rated_mac(cta);
-    }
+    schedule_rated_mac(cta, t);
     return;
   }
   const CostContext ctx = context();
@@ -436,35 +438,90 @@ void Simulator::signal(int64_t flag, int64_t amount, double t) {
 
 // Processor-shared MAC loops. Progress is advanced to the time of every event before the event
 // changes the busy-SM count, so between events the rate is constant and exact.
-double Simulator::iter_time_now() {
-  const auto busy = static_cast<size_t>(std::max<int64_t>(1, busy_sms_));
-  double& cached = iter_time_by_busy_[busy];
-  if (cached < 0) {
-    // For a cluster plan the model sees physical SMs (as context() gives it).
-    cached = checked(model_->iter_time(*plan_, static_cast<int64_t>(busy) * opt_.cluster_size),
-                     "iter_time");
-    // Progress is time / iter_time: an iteration that takes no time would never end the loop.
-    if (cached == 0)
-      throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
-  }
-  return cached;
+// The model's iteration time at the busy-SM count now (at least 1), checked and cached.
+double Simulator::ask_iter_time() {
+  const int64_t busy = std::max<int64_t>(1, busy_sms_);
+  // For a cluster plan the model sees physical SMs (as context() gives it).
+  const double time = checked(model_->iter_time(*plan_, busy * opt_.cluster_size), "iter_time");
+  // Progress is time / iter_time: an iteration that takes no time would never end the loop.
+  if (time == 0)
+    throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
+  iter_time_by_busy_[static_cast<size_t>(busy_sms_)] = time;
+  return time;
 }
 
 void Simulator::advance_progress(double t) {
-  if (!mac_heap_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
+  if (t == progress_at_) return;
+  if (!mac_ends_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
   progress_at_ = t;
+  mac_end_busy_ = kStale;
 }
 
-double Simulator::next_mac_end() {
-  const double left = std::max(0.0, mac_heap_.front().first - progress_);
-  return progress_at_ + left * iter_time_now();
+// When the first MAC loop ends at the current rate (next_mac_end() caches it).
+double Simulator::compute_mac_end() {
+  const double left = std::max(0.0, mac_ends_.top_time() - progress_);
+  mac_end_ = progress_at_ + left * iter_time_now();
+  mac_end_busy_ = busy_sms_;
+  return mac_end_;
 }
 
-void Simulator::start_rated_mac(int64_t cta) {
-  advance_progress(now_);
+// Completes the first MAC loop, which ends at t_mac before any other event; false (and
+// result_.cut_off) when that is past the cutoff.
+bool Simulator::complete_mac_loop(double t_mac) {
+  if (t_mac > opt_.cutoff) {  // as for queued events
+    now_ = t_mac;
+    result_.cut_off = true;
+    return false;
+  }
+  advance_progress(t_mac);
+  double progress_at_end = 0;
+  const auto cta = static_cast<int64_t>(mac_ends_.pop(&progress_at_end).order);
+  mac_end_busy_ = kStale;
+  now_ = t_mac;
+  ++result_.events;
+  mac_finished(cta, t_mac);
+  return true;
+}
+
+// A loop starting at t: now, or listed to start when the clock reaches t (see mac_starts_).
+void Simulator::schedule_rated_mac(int64_t cta, double t) {
   const auto iters = static_cast<double>(segment_iters(ctas_[cta].seg));
-  mac_heap_.emplace_back(progress_ + iters, cta);
-  std::push_heap(mac_heap_.begin(), mac_heap_.end(), std::greater<>{});
+  if (t <= now_) {
+    start_rated_mac(cta, iters);
+  } else if (std::isfinite(t) &&  // the queue refuses a time that overflowed
+             (mac_starts_head_ == mac_starts_.size() || t >= mac_starts_.back().time)) {
+    mac_starts_.push_back(MacStart{t, iters, cta});
+  } else {
+    queue_.push(t, kPriorityWork, kMacStart, cta);
+  }
+}
+
+// The listed loop starts at the first listed time, each handled as the queued event it replaces.
+// They go in one batch: a loop of at least one iteration ends after now, so no loop end falls
+// between two of them (a loop of none ends at once: the batch stops after it).
+void Simulator::pop_mac_starts() {
+  const double t = mac_starts_[mac_starts_head_].time;
+  advance_progress(t);
+  now_ = t;
+  bool more = true;
+  while (more) {
+    const MacStart start = mac_starts_[mac_starts_head_++];
+    ++result_.events;
+    start_rated_mac(start.cta, start.iters);
+    more = start.iters > 0 && mac_starts_head_ < mac_starts_.size() &&
+           mac_starts_[mac_starts_head_].time == t;
+  }
+  if (mac_starts_head_ == mac_starts_.size()) {
+    mac_starts_.clear();
+    mac_starts_head_ = 0;
+  }
+}
+
+void Simulator::start_rated_mac(int64_t cta, double iters) {
+  advance_progress(now_);
+  const double end = progress_ + iters;
+  if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
+  mac_ends_.push(end, static_cast<uint64_t>(cta));
 }
 
 // A rated MAC loop ended at t: the action that follows it, as in start_next_segment's fixed path.

@@ -11,6 +11,7 @@
 #include "models/cost_model.hpp"
 #include "sim/decomp/walk.hpp"
 #include "sim/engine/event_queue.hpp"
+#include "sim/engine/time_buckets.hpp"
 #include "sim/trace/timeline.hpp"
 
 namespace lw {
@@ -91,10 +92,20 @@ class Simulator {
   void track_tile(int64_t row, int64_t col, int delta);
   void report_deadlock();
   // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
-  double iter_time_now();
+  double iter_time_now() {  // cached per busy-SM count
+    const double cached = iter_time_by_busy_[static_cast<size_t>(busy_sms_)];
+    return cached > 0 ? cached : ask_iter_time();
+  }
+  double ask_iter_time();
   void advance_progress(double t);
-  double next_mac_end();
-  void start_rated_mac(int64_t cta);
+  // Asked before every event: recomputed only when the clock, the first loop or the busy-SM count
+  // changed since (the same inputs give the same end).
+  double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
+  double compute_mac_end();
+  void start_rated_mac(int64_t cta, double iters);
+  void schedule_rated_mac(int64_t cta, double t);
+  bool complete_mac_loop(double t_mac);
+  void pop_mac_starts();
   void mac_finished(int64_t cta, double t);
 
   const Plan* plan_ = nullptr;
@@ -119,11 +130,29 @@ class Simulator {
   double now_ = 0;
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
-  // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-heap.
+  // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-queue
+  // keyed by (progress at end, CTA slot), bucketed because a wave's loops end at one progress.
   bool rated_ = false;
   double progress_ = 0, progress_at_ = 0;
-  std::vector<double> iter_time_by_busy_;             // cache, < 0 = not yet asked
-  std::vector<std::pair<double, int64_t>> mac_heap_;  // (progress at end, CTA slot)
+  std::vector<double> iter_time_by_busy_;  // by busy_sms_ (0 asks for 1); < 0 = not yet asked
+  struct MacEnd {
+    uint64_t order;  // the CTA slot: equal ends complete in slot order
+  };
+  TimeBuckets<MacEnd> mac_ends_;
+  // Loops that start later than now (after a CTA's prologue), in start order: the prologue is one
+  // constant per plan, so they arrive in time order and a FIFO replaces queue events. A start
+  // earlier than the last one listed (a model whose prologue varies) goes to the queue instead.
+  struct MacStart {
+    double time, iters;
+    int64_t cta;  // slot
+  };
+  std::vector<MacStart> mac_starts_;
+  size_t mac_starts_head_ = 0;
+  // next_mac_end()'s last answer and the busy-SM count it holds for (kStale: the clock or the
+  // first loop moved since).
+  static constexpr int64_t kStale = -1;
+  double mac_end_ = 0;
+  int64_t mac_end_busy_ = kStale;
   SimResult result_;
 };
 
