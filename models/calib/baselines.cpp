@@ -6,9 +6,47 @@
 #include <map>
 
 #include "models/registry.hpp"
+#include "models/roofline/traffic.hpp"
 #include "sim/decomp/walk.hpp"
 
 namespace lw {
+
+namespace {
+
+// The k-tile the tile scale is quoted for (the calibrated model's reference tile, k step 64).
+constexpr double kReferenceTileMacs = 128.0 * 128.0 * 64.0;
+
+double indicator(bool b) { return b ? 1.0 : 0.0; }
+
+}  // namespace
+
+CaseTraits case_traits(const FitCase& c) {
+  const TileShape& t = c.plan.tile;
+  const int64_t row_bytes = c.plan.problem.k * static_cast<int64_t>(kBf16Bytes);
+  CaseTraits out;
+  out.tile_scale = static_cast<double>(t.m) * static_cast<double>(t.n) * static_cast<double>(t.k) /
+                   kReferenceTileMacs;
+  out.misaligned = row_bytes % traffic::kL2LineBytes != 0;
+  out.clustered = c.plan.cluster.m * c.plan.cluster.n > 1;
+  return out;
+}
+
+const std::vector<std::string>& a1_terms() {
+  static const std::vector<std::string> terms = {"a (us)",
+                                                 "b (us, peers>1)",
+                                                 "c (us/ref k-tile)",
+                                                 "d (us/peer)",
+                                                 "e (us/ref k-tile, misaligned)",
+                                                 "f (us/ref k-tile, cluster>1)"};
+  return terms;
+}
+
+const std::vector<std::string>& roofline_wave_terms() {
+  static const std::vector<std::string> terms = {"a (us)", "b (scale)", "c (us/ref k-tile)",
+                                                 "d (us/ref k-tile, misaligned)",
+                                                 "e (us/ref k-tile, cluster>1)"};
+  return terms;
+}
 
 std::vector<double> a1_features(const FitCase& c) {
   const Plan& p = c.plan;
@@ -27,7 +65,14 @@ std::vector<double> a1_features(const FitCase& c) {
   int64_t peers = 1;
   for (const auto& [tile, n] : contributors) peers = std::max(peers, n);
   const int64_t iters = *std::max_element(slot_iters.begin(), slot_iters.end());
-  return {1.0, peers > 1 ? 1.0 : 0.0, static_cast<double>(iters), static_cast<double>(peers - 1)};
+  const CaseTraits t = case_traits(c);
+  const double work = static_cast<double>(iters) * t.tile_scale;
+  return {1.0,
+          indicator(peers > 1),
+          work,
+          static_cast<double>(peers - 1),
+          work * indicator(t.misaligned),
+          work * indicator(t.clustered)};
 }
 
 std::vector<double> a1_features_fn(const FitCase& c, const GpuSpec&) { return a1_features(c); }
@@ -45,7 +90,10 @@ std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& pres
   one.k_begin = 0;
   one.k_end = 1;
   const double t_iter = model->mac(p, one, CostContext{sms, std::min(sms, units)});
-  return {1.0, static_cast<double>(waves * per_unit) * t_iter};
+  const double iters = static_cast<double>(waves * per_unit);
+  const CaseTraits t = case_traits(c);
+  const double work = iters * t.tile_scale;
+  return {1.0, iters * t_iter, work, work * indicator(t.misaligned), work * indicator(t.clustered)};
 }
 
 LinearBaseline fit_baseline(const std::string& name, const std::vector<std::string>& terms,

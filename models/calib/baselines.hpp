@@ -1,6 +1,7 @@
 // Baseline predictors fitted to the same training split as the simulator: the Stream-K paper's
 // Appendix A.1 per-CTA model, and a plain roofline + wave-count estimate. Both are linear in
-// their coefficients and fitted by weighted least squares on relative error (Eigen).
+// their coefficients, fitted by weighted least squares on relative error (Eigen), and fed what
+// the calibrated model knows: tile MACs, row alignment (K % 64) and cluster size.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,14 +17,27 @@ struct LinearBaseline {
   std::vector<double> coef;        // us per unit of each term
 };
 
-// Appendix A.1: a + b*[peers > 1] + c*iters_per_cta + d*(peers - 1). iters_per_cta is the most
-// MAC iterations any SM slot runs (CTAs land on slot cta % resident); peers is the most
+// What the calibrated model sees of a case beyond iteration counts (calibrated_model.cpp).
+struct CaseTraits {
+  double tile_scale = 1;    // tile.m tile.n tile.k / (128 x 128 x 64): MACs of a k-tile
+  bool misaligned = false;  // operand rows not 128-byte aligned (bf16 K % 64 != 0): extra lines
+  bool clustered = false;   // a cluster of more than one CTA (multicast operand loads)
+};
+CaseTraits case_traits(const FitCase& c);
+
+// Appendix A.1, fed the tile: a + b*[peers > 1] + c*W + d*(peers - 1) + e*W*[misaligned] +
+// f*W*[clustered], with W = iters_per_cta * tile_scale (reference k-tiles). iters_per_cta is the
+// most MAC iterations any SM slot runs (CTAs land on slot cta % resident); peers is the most
 // contributors of any tile.
 std::vector<double> a1_features(const FitCase& c);
+const std::vector<std::string>& a1_terms();
 
-// Roofline + waves: a + b * ceil(units / resident) * ceil(iterations / units) * t_iter, with
-// t_iter the `roofline` model's MAC-iteration time at that occupancy on the preset.
+// Roofline + waves, fed the same: a + b*T*t_iter + c*T*tile_scale + d*T*tile_scale*[misaligned] +
+// e*T*tile_scale*[clustered], with T = ceil(units / resident) * ceil(iterations / units) the
+// iterations along the busiest SM and t_iter the `roofline` model's MAC-iteration time at that
+// occupancy on the preset.
 std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& preset);
+const std::vector<std::string>& roofline_wave_terms();
 
 using FeatureFn = std::vector<double> (*)(const FitCase&, const GpuSpec&);
 std::vector<double> a1_features_fn(const FitCase& c, const GpuSpec&);

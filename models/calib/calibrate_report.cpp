@@ -16,11 +16,17 @@ namespace lw {
 
 namespace {
 
-// Acceptance targets of issue #4 (percent / ratio).
-constexpr double kTargetMedianPct = 5.0;
-constexpr double kTargetP95Pct = 15.0;
-constexpr double kTargetCrossMedianPct = 8.0;
-constexpr double kTargetPickRatio = 0.97;
+// Acceptance targets of issue 8 (percent / ratio), stated on the sealed test set: at the full
+// GPU median <= 3 %, p95 <= 10 %; fit at the full GPU, predict 16-128 SMs: median <= 5 %; the
+// simulator's pick reaches >= 99 % of the measured best (geomean), >= 90 % on the worst shape.
+constexpr double kTargetMedianPct = 3.0;
+constexpr double kTargetP95Pct = 10.0;
+constexpr double kTargetCrossMedianPct = 5.0;
+constexpr double kTargetPickRatio = 0.99;
+constexpr double kTargetPickWorstRatio = 0.90;
+// The baselines the model must beat on the test set (preds[1], preds[2]: A.1, roofline + waves).
+constexpr size_t kFirstFittedBaseline = 1;
+constexpr size_t kFittedBaselines = 2;
 
 std::string f1(double v) {
   char b[32];
@@ -151,8 +157,12 @@ void md_intro(const CalibrationRun& run, std::ostringstream& md) {
                    ", every SM count and decomposition of a shape on the same side"
              : std::string("its own files"))
      << ") and **test** (sealed; reported as it comes, never fitted or tuned on). Tables headed "
-        "\"held-out\" are the validation set.\n\n"
-     << "## Command\n\n```\n"
+        "\"held-out\" are the validation set.\n\n";
+}
+
+void md_data(const CalibrationRun& run, std::ostringstream& md) {
+  const CalibrateOptions& opt = *run.opt;
+  md << "## Command\n\n```\n"
      << opt.command << "\n```\n\n"
      << "## Data\n\n"
      << "- measurement files: ";
@@ -173,28 +183,114 @@ void md_intro(const CalibrationRun& run, std::ostringstream& md) {
      << " %\n\n";
 }
 
-void md_acceptance(const CalibrationRun& run, std::ostringstream& md) {
+// One acceptance figure on validation (terms were chosen on it) and on test (as it came).
+struct Acceptance {
+  std::string figure;
+  bool percent_error;  // an error in % (met when <= target); else a ratio (met when >=)
+  double target;
+  double validation, test;
+  bool has_validation, has_test;
+};
+
+std::string accept_value(const Acceptance& a, double v, bool has) {
+  if (!has) return "- | (no rows)";
+  const bool met = a.percent_error ? v <= a.target : v >= a.target;
+  return f1(a.percent_error ? v : kPercent * v) + " % | " + verdict(met);
+}
+
+std::vector<Acceptance> acceptance_rows(const CalibrationRun& run) {
   const Headline& h = run.head;
-  const int64_t sms = run.preset.sms;
-  md << "## Acceptance (held-out)\n\n| figure | value | target | |\n|---|---:|---:|---|\n"
-     << "| median at " << sms << " SMs | " << f1(h.full.median)
-     << " % | <= " << f1(kTargetMedianPct) << " % | "
-     << verdict(h.full.n > 0 && h.full.median <= kTargetMedianPct) << " |\n| p95 at " << sms
-     << " SMs | " << f1(h.full.p95) << " % | <= " << f1(kTargetP95Pct) << " % | "
-     << verdict(h.full.n > 0 && h.full.p95 <= kTargetP95Pct) << " |\n"
-     << "| cross-SM median (fit at " << sms << ", predict partitions) | " << f1(h.cross.median)
-     << " % | <= " << f1(kTargetCrossMedianPct) << " % | "
-     << verdict(h.cross.n > 0 && h.cross.median <= kTargetCrossMedianPct) << " |\n"
-     << "| simulator pick vs measured best (geomean) | " << f1(kPercent * h.pick.geomean)
-     << " % | >= " << f1(kPercent * kTargetPickRatio) << " % | "
-     << verdict(h.pick.groups > 0 && h.pick.geomean >= kTargetPickRatio) << " |\n\n";
+  const std::string sms = std::to_string(run.preset.sms);
+  return {
+      {"median at " + sms + " SMs", true, kTargetMedianPct, h.full.median, h.test_at_full.median,
+       h.full.n > 0, h.test_at_full.n > 0},
+      {"p95 at " + sms + " SMs", true, kTargetP95Pct, h.full.p95, h.test_at_full.p95, h.full.n > 0,
+       h.test_at_full.n > 0},
+      {"cross-SM median (fit at " + sms +
+           ", predict partitions; validation column: every train "
+           "and validation partition row)",
+       true, kTargetCrossMedianPct, h.cross.median, h.test_cross.median, h.cross.n > 0,
+       h.test_cross.n > 0},
+      {"simulator pick vs measured best (geomean)", false, kTargetPickRatio, h.pick.geomean,
+       h.test_pick.geomean, h.pick.groups > 0, h.test_pick.groups > 0},
+      {"simulator pick vs measured best (worst shape)", false, kTargetPickWorstRatio, h.pick.worst,
+       h.test_pick.worst, h.pick.groups > 0, h.test_pick.groups > 0},
+  };
+}
+
+// "sim m / p95 vs A.1 m / p95, roofline + waves m / p95 | verdict": the simulator beats both
+// fitted baselines when its median and p95 are both lower.
+std::string beats_baselines_cell(const CalibrationRun& run, const IndexSet& idx) {
+  if (idx.empty()) return "- | (no rows)";
+  const ErrorStats sim = error_stats(run.cases, run.preds[0].pred, idx);
+  std::string cell = "simulator " + f1(sim.median) + " / " + f1(sim.p95);
+  bool beats = true;
+  for (size_t p = kFirstFittedBaseline; p < kFirstFittedBaseline + kFittedBaselines; ++p) {
+    const ErrorStats b = error_stats(run.cases, run.preds[p].pred, idx);
+    cell += ", " + run.preds[p].name + " " + f1(b.median) + " / " + f1(b.p95);
+    beats = beats && sim.median < b.median && sim.p95 < b.p95;
+  }
+  return cell + " | " + verdict(beats);
+}
+
+void md_acceptance(const CalibrationRun& run, std::ostringstream& md) {
+  const std::string sms = std::to_string(run.preset.sms);
+  md << "## Acceptance (issue 8)\n\nThe targets are stated on the sealed **test** set. The "
+        "**validation** column is what the model terms were chosen on (a figure tuned against); "
+        "the **test** column is reported as it came and was never used to change the model.\n\n"
+        "| figure | target | validation | | test (as it came) | |\n|---|---:|---:|---|---:|---|\n";
+  for (const Acceptance& a : acceptance_rows(run)) {
+    md << "| " << a.figure << " | " << (a.percent_error ? "<= " : ">= ")
+       << f1(a.percent_error ? a.target : kPercent * a.target) << " % | "
+       << accept_value(a, a.validation, a.has_validation) << " | "
+       << accept_value(a, a.test, a.has_test) << " |\n";
+  }
+  md << "| beats the fitted A.1 and roofline + waves baselines (median / p95 % at " << sms
+     << " SMs) | lower on both | " << beats_baselines_cell(run, run.head.held_full) << " | "
+     << beats_baselines_cell(run, run.head.test_full) << " |\n\n";
+}
+
+// The status line under the title: the figures of the acceptance table and the kept terms.
+void md_status(const CalibrationRun& run, std::ostringstream& md) {
+  const Headline& h = run.head;
+  const std::vector<Acceptance> rows = acceptance_rows(run);
+  const auto met = [](const Acceptance& a, double v) {
+    return a.percent_error ? v <= a.target : v >= a.target;
+  };
+  size_t val_met = 0, test_met = 0;
+  for (const Acceptance& a : rows) {
+    val_met += a.has_validation && met(a, a.validation) ? 1 : 0;
+    test_met += a.has_test && met(a, a.test) ? 1 : 0;
+  }
+  const TermChoice& kept = run.variants.front();
+  md << "> **Status (generated):** validation (terms chosen on it): " << run.preset.sms
+     << " SMs median " << f1(h.full.median) << " %, p95 " << f1(h.full.p95)
+     << " %; all rows median " << f1(h.all.median) << " %, p95 " << f1(h.all.p95)
+     << " %; cross-SM median " << f1(h.cross.median) << " %; pick " << f1(kPercent * h.pick.geomean)
+     << " % geomean, worst " << f1(kPercent * h.pick.worst) << " %: " << val_met << " of "
+     << rows.size() << " targets met. Test, as it came: median " << f1(h.test_at_full.median)
+     << " %, p95 " << f1(h.test_at_full.p95) << " %, pick " << f1(kPercent * h.test_pick.geomean)
+     << " % geomean, worst " << f1(kPercent * h.test_pick.worst) << " %: " << test_met << " of "
+     << rows.size() << " targets met. Kept terms: **" << kept.name << "** (lowest validation "
+     << "median of the variants in \"Model terms\"; train RMS "
+     << f1(kPercent * run.fit.train_rms_rel) << " %)";
+  if (run.variants.size() > 1) {
+    const TermChoice& next = run.variants[1];
+    md << "; runner-up " << next.name << ": validation median " << f1(next.validation.median)
+       << " %, p95 " << f1(next.validation.p95) << " % (kept: " << f1(kept.validation.median)
+       << " %, " << f1(kept.validation.p95) << " %)";
+  }
+  md << ".\n\n";
 }
 
 void md_errors_and_decisions(const CalibrationRun& run, std::ostringstream& md) {
   md << "## Held-out error (%)\n\n"
      << error_table(run.cases, run.preds, breakdown(run.cases, run.split.held, run.preset.sms))
      << "\nBaselines are fitted to the same training split by weighted least squares on relative "
-        "error; `roofline (preset, unfitted)` is the `roofline` model simulated with its default "
+        "error, fed what the calibrated model knows (k-tiles weighted by the tile's MACs, K % 64 "
+        "!= "
+        "0 misaligned rows, clusters of more than one CTA: baselines.hpp); `roofline (preset, "
+        "unfitted)` is the `roofline` model simulated with its default "
         "parameters.\n\n";
   md << "## Decision quality (held-out shapes)\n\nPer (shape, SM count) group with at least two "
         "measured configurations, each picker chooses one measured (tile, cluster, decomposition); "
@@ -234,11 +330,14 @@ void md_test(const CalibrationRun& run, std::ostringstream& md) {
 
 void md_terms(const CalibrationRun& run, std::ostringstream& md) {
   md << "## Model terms (chosen on validation)\n\n| variant | train RMS % | validation median % "
-        "| validation p95 % | |\n|---|---:|---:|---:|---|\n";
+        "| validation p95 % | validation median at "
+     << run.preset.sms << " SMs % | p95 at " << run.preset.sms
+     << " SMs % | |\n|---|---:|---:|---:|---:|---:|---|\n";
   for (size_t v = 0; v < run.variants.size(); ++v) {
     const TermChoice& t = run.variants[v];
     md << "| " << t.name << " | " << f1(kPercent * t.fit.train_rms_rel) << " | "
        << f1(t.validation.median) << " | " << f1(t.validation.p95) << " | "
+       << f1(t.validation_full.median) << " | " << f1(t.validation_full.p95) << " | "
        << (v == 0 ? "**kept**" : "") << " |\n";
   }
   md << "\n";
@@ -326,12 +425,18 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
             {"heldout_full_gpu_p95_pct", run.head.full.p95},
             {"test_rows", run.split.test.size()},
             {"test_median_pct", run.head.test.median},
-            {"test_p95_pct", run.head.test.p95}}}};
+            {"test_p95_pct", run.head.test.p95},
+            {"heldout_pick_geomean", run.head.pick.geomean},
+            {"heldout_pick_worst", run.head.pick.worst},
+            {"test_pick_geomean", run.head.test_pick.geomean},
+            {"test_pick_worst", run.head.test_pick.worst}}}};
 }
 
 std::string report_markdown(const CalibrationRun& run) {
   std::ostringstream md;
   md_intro(run, md);
+  md_status(run, md);
+  md_data(run, md);
   md_acceptance(run, md);
   md_errors_and_decisions(run, md);
   md_cross_sm(run, md);
@@ -366,9 +471,14 @@ std::string terminal_summary(const CalibrationRun& run) {
     s << "TEST |err|: median " << f1(h.test.median) << " %, p95 " << f1(h.test.p95)
       << " % (n=" << h.test.n << ")\n";
   }
-  s << "simulator pick: " << f1(kPercent * h.pick.exact) << " % exact, "
+  s << "held-out simulator pick: " << f1(kPercent * h.pick.exact) << " % exact, "
     << f1(kPercent * h.pick.geomean) << " % of measured best (geomean, " << h.pick.groups
-    << " groups)\n";
+    << " groups), worst " << f1(kPercent * h.pick.worst) << " %\n";
+  if (h.test_pick.groups) {
+    s << "TEST simulator pick: " << f1(kPercent * h.test_pick.geomean) << " % (geomean, "
+      << h.test_pick.groups << " groups), worst " << f1(kPercent * h.test_pick.worst) << " %\n";
+  }
+  s << "kept terms: " << run.variants.front().name << "\n";
   return s.str();
 }
 

@@ -35,9 +35,10 @@ struct Split {
 // One choice of model terms, fitted on the training rows and scored on validation.
 struct TermChoice {
   std::string name;              // "all pipes", "no DRAM pipe", ...
-  std::vector<std::string> off;  // rate parameters held at a rate so high they cost nothing
+  std::vector<std::string> off;  // terms off: rates held so high they cost nothing, times at 0
   FitResult fit;
-  ErrorStats validation;
+  ErrorStats validation;       // all validation rows
+  ErrorStats validation_full;  // validation rows at the preset's SM count
 };
 
 // Fit on the full-GPU training rows only, predict every partition row.
@@ -47,10 +48,14 @@ struct CrossCheck {
   std::vector<Predictor> preds;  // empty when there are no full-GPU rows or no partitions
 };
 
+// Validation figures are what terms were chosen on; test figures (n = 0 / groups = 0 without
+// --test) are reported as they came.
 struct Headline {
-  IndexSet held_full;                 // held-out rows at the preset's SM count
-  ErrorStats full, all, cross, test;  // test: the sealed test rows (n = 0 without --test)
-  DecisionStats pick;
+  IndexSet held_full;                   // held-out rows at the preset's SM count
+  IndexSet test_full;                   // test rows at the preset's SM count
+  ErrorStats full, all, cross, test;    // test: all sealed test rows
+  ErrorStats test_at_full, test_cross;  // test_cross: fit-at-full-GPU model on test partitions
+  DecisionStats pick, test_pick;
 };
 
 // Built in place by run_calibration and never moved: `cases` point into `ms`.

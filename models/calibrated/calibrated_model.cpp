@@ -1,12 +1,13 @@
 // `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of three pipes,
 // each derived from what the k-tile computes and moves — tensor FLOPs at the SM's rate, L2
 // requests and DRAM bytes at the busy SMs' share of the GPU's throughput — smoothly combined,
-// plus a penalty when K forbids vector loads. Fixups and epilogues scale with the tile's area.
-// MAC loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change.
-// The constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
-// file's "tile": tiles of another k step are refused (config_error). Clusters 1x1, 2x1 and 1x2:
-// a CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast); a file
-// that lists the clusters its measurements covered ("clusters") refuses the others.
+// plus a fixed cost per k-tile and a penalty when K forbids vector loads. Fixups and epilogues
+// scale with the tile's area. MAC loops are processor-shared (shares_mac_rate): the simulator
+// re-rates them on every change. The constants (prologue, pipeline restarts in the fixups) were
+// fitted for one k step, the model file's "tile": tiles of another k step are refused
+// (config_error). Clusters 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B
+// requests by cluster.m (multicast); a file that lists the clusters its measurements covered
+// ("clusters") refuses the others.
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -41,6 +42,7 @@ class CalibratedModel final : public CostModel {
       : mma_tflops_(v.at("mma_tflops_per_sm")),
         l2_lines_per_us_(v.at("l2_lines_per_us")),
         dram_gb_per_s_(v.at("dram_gb_per_s")),
+        ktile_fixed_(v.at("ktile_fixed_us")),
         unaligned_(v.at("iter_unaligned_us")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
@@ -65,7 +67,8 @@ class CalibratedModel final : public CostModel {
     const double dram_bytes =
         traffic::cta_operand_bytes_per_iter(p.tile, p.cluster) * traffic::dram_fraction(p, l2_mib_);
     const double dram = busy * dram_bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS;
-    return combine_pipes(mma, l2, dram) + (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
+    return combine_pipes(mma, l2, dram) + ktile_fixed_ +
+           (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
     return epilogue_ * area(p);
@@ -106,7 +109,8 @@ class CalibratedModel final : public CostModel {
   void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
   void set_fitted_clusters(const std::vector<ClusterShape>& c) override { fitted_clusters_ = c; }
   // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
-  // and the unaligned penalty do not depend on load, and combine_pipes is nondecreasing in each.
+  // and the fixed and unaligned costs do not depend on load, and combine_pipes is nondecreasing in
+  // each.
   bool costs_grow_with_load() const override { return true; }
 
  private:
@@ -122,8 +126,8 @@ class CalibratedModel final : public CostModel {
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
-  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, unaligned_, epilogue_, store_, load_,
-      accumulate_, flag_, prologue_, launch_, l2_mib_;
+  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, unaligned_, epilogue_, store_,
+      load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -135,7 +139,9 @@ std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& 
 }  // namespace
 
 // Defaults are an H200 bf16 starting point for the fitter (datasheet tensor rate / 132 SMs,
-// ~12 TB/s of L2 in 128-byte lines, 4.8 TB/s HBM3e), not fitted values.
+// ~12 TB/s of L2 in 128-byte lines, 4.8 TB/s HBM3e), not fitted values. ktile_fixed_us defaults
+// to 0 (the term off) so model files written before it existed keep their meaning; calibrate
+// starts it at kKtileFixedStartUs.
 ModelInfo calibrated_model_info() {
   return ModelInfo{
       "calibrated",
@@ -151,6 +157,9 @@ ModelInfo calibrated_model_info() {
            "more line)"},
           {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
            "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2"},
+          {"ktile_fixed_us", "us", 0.0, kTimeRange,
+           "fixed cost of each MAC iteration (k-tile), whatever the tile size and busy SMs "
+           "(barrier, issue and pipeline overhead the pipes do not cover)"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"epilogue_us", "us", 2.0, kTimeRange,

@@ -14,4 +14,8 @@ ModelInfo calibrated_model_info();
 constexpr double kPipeOverlapExponent = 4.0;
 double combine_pipes(double mma, double l2, double dram);
 
+// The fit's start value of ktile_fixed_us (its declared default is 0, the term off; the fit works
+// in log space, where 0 cannot move): 50 ns, a small share of a 128x128x64 k-tile (~0.3 us).
+constexpr double kKtileFixedStartUs = 0.05;
+
 }  // namespace lw

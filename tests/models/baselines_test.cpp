@@ -1,0 +1,72 @@
+// The fitted baselines are fed what the calibrated model knows: tile MACs, row alignment
+// (K % 64 != 0 in bf16) and cluster size. Expected features are worked out by hand below.
+#include "models/calib/baselines.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "models/calib/cases.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+
+namespace lw {
+
+namespace {
+
+// One data-parallel measurement on 132 SMs whose plan is a single (cluster) tile: grid 1.
+Measurement one_tile(const Problem& p, const TileShape& t, const ClusterShape& c) {
+  Measurement m;
+  m.problem = p;
+  m.sms = 132;
+  m.schedule = "dp";
+  m.reduction = "deterministic";
+  m.grid = 1;
+  m.tile = t;
+  m.cluster = c;
+  m.median_us = 10;
+  m.file = "hand";
+  return m;
+}
+
+// Feature order: a1 {1, [peers>1], W, peers-1, W*[misaligned], W*[clustered]};
+// roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned], T*scale*[clustered]}.
+constexpr size_t kA1Work = 2, kA1Misaligned = 4, kA1Clustered = 5;
+constexpr size_t kRwWork = 2, kRwMisaligned = 3, kRwClustered = 4;
+
+}  // namespace
+
+TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
+  const std::vector<Measurement> ms = {
+      // K = 4104 = 64 * 64 + 8: rows of 8208 bytes, 8208 % 128 = 16, misaligned; 65 k-tiles.
+      one_tile({128, 128, 4104}, {128, 128, 64}, {1, 1}),
+      // K = 4096: rows of 8192 bytes, aligned; 64 k-tiles.
+      one_tile({128, 128, 4096}, {128, 128, 64}, {1, 1}),
+      // Tile 128x256x64 is twice the reference k-tile's MACs: 64 k-tiles count 128.
+      one_tile({128, 256, 4096}, {128, 256, 64}, {1, 1}),
+      // A 2x1 cluster of 128x128 CTA tiles: one cluster tile, each CTA 64 k-tiles.
+      one_tile({256, 128, 4096}, {128, 128, 64}, {2, 1}),
+  };
+  const std::vector<FitCase> cases = build_cases(ms, TileShape{}, 1);
+  const GpuSpec gpu = gpu_preset("h200");
+  const double work[] = {65, 64, 128, 64};
+  const bool misaligned[] = {true, false, false, false};
+  const bool clustered[] = {false, false, false, true};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(i);
+    const std::vector<double> a1 = a1_features(cases[i]);
+    REQUIRE(a1.size() == a1_terms().size());
+    CHECK(a1[0] == 1.0);
+    CHECK(a1[1] == 0.0);  // one contributor per tile
+    CHECK(a1[3] == 0.0);
+    CHECK(a1[kA1Work] == doctest::Approx(work[i]));
+    CHECK(a1[kA1Misaligned] == doctest::Approx(misaligned[i] ? work[i] : 0.0));
+    CHECK(a1[kA1Clustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
+    const std::vector<double> rw = roofline_wave_features(cases[i], gpu);
+    REQUIRE(rw.size() == roofline_wave_terms().size());
+    CHECK(rw[kRwWork] == doctest::Approx(work[i]));
+    CHECK(rw[kRwMisaligned] == doctest::Approx(misaligned[i] ? work[i] : 0.0));
+    CHECK(rw[kRwClustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
+  }
+}
+
+}  // namespace lw
