@@ -30,7 +30,10 @@ double best_of(const CompareTable& t, size_t i) {
 std::string winner_label(const CompareTable& t, size_t i, const std::string& mode) {
   const bool has_best = !t.best_choice[i].empty();
   if (mode == "tile") return t.best_tile[i];
-  if (has_best && mode == "config") return t.best_choice[i] + " " + t.best_tile[i];
+  if (has_best && mode == "config") {
+    const std::string& cluster = t.best_cluster[i];
+    return t.best_choice[i] + " " + t.best_tile[i] + (cluster.empty() ? "" : " " + cluster);
+  }
   if (has_best) return t.best_choice[i];
   return t.schedules[static_cast<size_t>(t.winner[i])];
 }
@@ -106,8 +109,9 @@ void add_plot_options(po::options_description& desc) {
       "plot-kind", po::value<std::string>()->default_value("heatmap"),
       "heatmap (winner and speedup over dp across M, N) | cdf (efficiency per heuristic)")(
       "plot-winner", po::value<std::string>()->default_value("decomposition"),
-      "heatmap colour: decomposition | tile | config (both; tile and config need best)")(
-      "plot-k", po::value<std::string>(), "heatmap: only shapes with LO <= K <= HI, as LO:HI")(
+      "heatmap colour: decomposition | tile | config (decomposition, tile and cluster; tile and "
+      "config need best)")("plot-k", po::value<std::string>(),
+                           "heatmap: only shapes with LO <= K <= HI, as LO:HI")(
       "plot-title", po::value<std::string>(), "plot title (default: generated)")(
       "plot-subtitle", po::value<std::string>(), "text leading the plot's subtitle");
 }

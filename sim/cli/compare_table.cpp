@@ -63,6 +63,7 @@ CompareTable compare_table(const std::vector<Problem>& shapes,
     const PredictRow* b = best >= 0 ? &rows[i * schedules.size() + size_t(best)] : nullptr;
     t.best_choice.push_back(b && !b->deadlock ? b->choice : "");
     t.best_tile.push_back(b && !b->deadlock ? tile_text(b->tile) : "");
+    t.best_cluster.push_back(b && !b->deadlock ? cluster_text(b->cluster) : "");
     t.winner.push_back(winner_of(t, i));
   }
   return t;
@@ -73,7 +74,7 @@ std::string compare_csv(const CompareTable& t) {
   std::ostringstream o;
   o << "m,n,k,sms,winner";
   for (const auto& s : t.schedules) o << ',' << kMakespanPrefix << s;
-  o << (best ? ",best_choice,best_tile" : "") << "\n";
+  o << (best ? ",best_choice,best_tile,best_cluster" : "") << "\n";
   for (size_t i = 0; i < t.shapes.size(); ++i) {
     const Problem& p = t.shapes[i];
     o << p.m << ',' << p.n << ',' << p.k << ',' << t.sms << ','
@@ -84,7 +85,7 @@ std::string compare_csv(const CompareTable& t) {
       std::snprintf(buf, sizeof buf, "%.4f", v);
       o << ',' << (std::isnan(v) ? "deadlock" : buf);
     }
-    if (best) o << ',' << t.best_choice[i] << ',' << t.best_tile[i];
+    if (best) o << ',' << t.best_choice[i] << ',' << t.best_tile[i] << ',' << t.best_cluster[i];
     o << "\n";
   }
   return o.str();
@@ -99,7 +100,7 @@ CompareTable parse_compare_csv(const std::string& text, const std::string& name)
     throw std::invalid_argument(name + ":" + std::to_string(lineno) + ": " + why);
   };
   size_t cols = 0;
-  bool best = false;
+  size_t best_cols = 0;  // trailing best_* columns: 3, or 2 in files without best_cluster
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty() || line[0] == '#') continue;
@@ -114,7 +115,7 @@ CompareTable parse_compare_csv(const std::string& text, const std::string& name)
           t.schedules.push_back(cells[c].substr(std::string(kMakespanPrefix).size()));
         }
       }
-      best = cells.back() == "best_tile";
+      best_cols = cells.back() == "best_cluster" ? 3 : cells.back() == "best_tile" ? 2 : 0;
       cols = cells.size();
       continue;
     }
@@ -140,8 +141,10 @@ CompareTable parse_compare_csv(const std::string& text, const std::string& name)
       }
     }
     t.winner.push_back(t.index_of(cells[4]));
-    t.best_choice.push_back(best ? cells[cols - 2] : "");
-    t.best_tile.push_back(best ? cells[cols - 1] : "");
+    const size_t first_best = cols - best_cols;
+    t.best_choice.push_back(best_cols ? cells[first_best] : "");
+    t.best_tile.push_back(best_cols ? cells[first_best + 1] : "");
+    t.best_cluster.push_back(best_cols == 3 ? cells[first_best + 2] : "");
   }
   if (cols == 0) fail("empty compare CSV");
   return t;

@@ -16,8 +16,9 @@ struct CompareTable {
   std::vector<Problem> shapes;
   std::vector<double> makespan;  // shape-major, NaN = deadlock
   std::vector<int> winner;       // per shape: schedule index (first on ties), -1 = none
-  // Per shape, when `best` is among the schedules: its decomposition and tile ("" otherwise).
-  std::vector<std::string> best_choice, best_tile;
+  // Per shape, when `best` is among the schedules: its decomposition, tile and cluster (""
+  // otherwise).
+  std::vector<std::string> best_choice, best_tile, best_cluster;
 
   double at(size_t shape, size_t schedule) const {
     return makespan[shape * schedules.size() + schedule];
@@ -30,7 +31,8 @@ CompareTable compare_table(const std::vector<Problem>& shapes,
                            const std::vector<std::string>& schedules,
                            const std::vector<PredictRow>& rows, int64_t sms);
 
-// CSV: m,n,k,sms,winner,makespan_<schedule>...[,best_choice,best_tile]; "deadlock" for NaN.
+// CSV: m,n,k,sms,winner,makespan_<schedule>...[,best_choice,best_tile,best_cluster]; "deadlock"
+// for NaN. The reader also takes files without best_cluster (written before it existed).
 std::string compare_csv(const CompareTable& t);
 // Reads compare_csv's format back; throws std::invalid_argument naming file:line.
 CompareTable parse_compare_csv(const std::string& text, const std::string& name);

@@ -42,7 +42,12 @@ printf 'm,n,k\n1536,1536,4096\n128,4096,4096\n700,3000,5000\n' >"$tmp/shapes.csv
 grep -c 'class="cell"' "$tmp/heat.svg" | grep -qx 3  # three shapes in three distinct (M, N) bins
 "$lastwave" compare -q --sms 132 --shapes "$tmp/shapes.csv" --schedule streamk,best --format csv \
   --out "$tmp/cmp.csv"
-head -1 "$tmp/cmp.csv" | grep -q '^m,n,k,sms,winner,makespan_dp,makespan_streamk,makespan_best,best_choice,best_tile$'
+head -1 "$tmp/cmp.csv" | grep -q '^m,n,k,sms,winner,makespan_dp,makespan_streamk,makespan_best,best_choice,best_tile,best_cluster$'
+tail -1 "$tmp/cmp.csv" | grep -Eq ',[0-9]+x[0-9]+x64,[12]x[12]$'  # best's tile and cluster
+# A compare CSV written before best_cluster existed still renders.
+sed 's/,best_cluster$//; s/,[12]x[12]$//' "$tmp/cmp.csv" >"$tmp/old.csv"
+"$lastwave" plot --from "$tmp/old.csv" --plot "$tmp/old.svg" --plot-winner config
+tail -1 "$tmp/old.svg" | grep -qx '</svg>'
 "$lastwave" plot --from "$tmp/cmp.csv" --plot "$tmp/cdf.svg" --plot-kind cdf
 [[ $(grep -c '<polyline' "$tmp/cdf.svg") -eq 2 ]]  # dp and streamk (best is the reference)
 tail -1 "$tmp/cdf.svg" | grep -qx '</svg>'
