@@ -1,5 +1,6 @@
 // best_bench: CPU time of choose_best() per shape on ONE core (the figure docs/PERFORMANCE.md
-// records). Usage: best_bench MODEL.json|MODEL SHAPES.csv [STRIDE]: every STRIDE-th shape.
+// records). Usage: best_bench MODEL.json|MODEL SHAPES.csv [STRIDE [TILES]]: every STRIDE-th shape,
+// searching TILES (a kernel tile list, default all).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +37,7 @@ double percentile(std::vector<double> v, double q) {
 
 int run(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: best_bench MODEL.json|MODEL SHAPES.csv [STRIDE]\n");
+    std::fprintf(stderr, "usage: best_bench MODEL.json|MODEL SHAPES.csv [STRIDE [TILES]]\n");
     return 2;
   }
   const lw::GpuSpec gpu = lw::gpu_preset("h200");
@@ -46,7 +47,7 @@ int run(int argc, char** argv) {
       file ? lw::make_model_from_file(lw::user_path(name), {}, gpu) : lw::make_model(name, {}, gpu);
   const auto all = lw::read_shapes_csv(lw::user_path(argv[2]));
   const size_t stride = argc > 3 ? static_cast<size_t>(std::max(1, std::atoi(argv[3]))) : 1;
-  const auto tiles = lw::parse_kernel_tiles("all");
+  const auto tiles = lw::parse_kernel_tiles(argc > 4 ? argv[4] : "all");
   const auto clusters = lw::model_clusters(*model);
   const lw::GpuShape shape{gpu.sms, gpu.ctas_per_sm};
   lw::Simulator sim;
@@ -66,10 +67,10 @@ int run(int argc, char** argv) {
     within += u <= kTargetUs;
   }
   std::printf(
-      "%zu shapes x %d tiles x %zu clusters x %zu decompositions (%lld simulated), one thread\n"
+      "%zu shapes x %zu tiles x %zu clusters x %zu decompositions (%lld simulated), one thread\n"
       "CPU time per shape: mean %.0f us, median %.0f us, p95 %.0f us, max %.0f us; "
       "%.0f%% of shapes within %.0f us\n",
-      us.size(), lw::kKernelTileCount, clusters.size(), lw::best_decompositions().size(),
+      us.size(), tiles.size(), clusters.size(), lw::best_decompositions().size(),
       static_cast<long long>(simulated), total / static_cast<double>(us.size()),
       percentile(us, 0.5), percentile(us, kP95), percentile(us, 1.0),
       kPercent * static_cast<double>(within) / static_cast<double>(us.size()), kTargetUs);
