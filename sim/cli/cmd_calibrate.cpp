@@ -108,8 +108,9 @@ int cmd_calibrate(int argc, char** argv) {
     const plot::Svg svg = plot::scatter_svg(
         residual_points(r.residuals),
         plot::ScatterSpec{
-            "Predicted vs measured (" + opt.gpu + ", tile " + vm["tile"].as<std::string>() + ")",
-            "fitted calibrated model, every measurement row (train and held out)", "us"});
+            "Predicted vs measured (" + opt.gpu + ", every measured tile x cluster)",
+            "fitted calibrated model, every measurement row (train, validation and sealed test)",
+            "us"});
     plot::write_svg(user_path(vm["plot"].as<std::string>()), svg);
   }
   std::cout << r.summary;
