@@ -60,19 +60,17 @@ def heuristics(autos, files):
     for path in files + [p for _, p in autos]:
         for r in ok_rows(path):
             best[key(r)] = min(best[key(r)], float(r["median_ms"]))
-            is_rule = (r["tile"], r["cluster"], r["decomposition"]) in {
-                (RULE_TILE, RULE_CLUSTER, d) for d in RULES
-            }
+            is_rule = (r["tile"] == RULE_TILE and r["cluster"] == RULE_CLUSTER
+                       and r["decomposition"] in RULES)
             if is_rule and path in files:
                 picks[f"`{r['decomposition']}` rule, 128x128"][key(r)] = r
     return picks, best
 
 
-def table(picks, best):
+def table(picks, best, auto_names):
     print("| SMs | heuristic | shapes | vs cuBLAS (geomean) | of best measured (geomean) "
           "| worst shape | within 1 % | within 5 % | predicted vs measured, median abs. |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-    auto_names = list(picks)[: len(picks) - len(RULES)]
     for sms in sorted({k[3] for name in auto_names for k in picks[name]}, reverse=True):
         for name, rows in picks.items():
             mine = {k: r for k, r in rows.items() if k[3] == sms}
@@ -93,7 +91,7 @@ def table(picks, best):
 def main(argv):
     autos, files = parse_args(argv)
     picks, best = heuristics(autos, files)
-    table(picks, best)
+    table(picks, best, [name for name, _ in autos])
 
 
 if __name__ == "__main__":

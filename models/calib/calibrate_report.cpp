@@ -192,10 +192,13 @@ struct Acceptance {
   bool has_validation, has_test;
 };
 
+bool target_met(const Acceptance& a, double v) {
+  return a.percent_error ? v <= a.target : v >= a.target;
+}
+
 std::string accept_value(const Acceptance& a, double v, bool has) {
   if (!has) return "- | (no rows)";
-  const bool met = a.percent_error ? v <= a.target : v >= a.target;
-  return f1(a.percent_error ? v : kPercent * v) + " % | " + verdict(met);
+  return f1(a.percent_error ? v : kPercent * v) + " % | " + verdict(target_met(a, v));
 }
 
 std::vector<Acceptance> acceptance_rows(const CalibrationRun& run) {
@@ -254,13 +257,10 @@ void md_acceptance(const CalibrationRun& run, std::ostringstream& md) {
 void md_status(const CalibrationRun& run, std::ostringstream& md) {
   const Headline& h = run.head;
   const std::vector<Acceptance> rows = acceptance_rows(run);
-  const auto met = [](const Acceptance& a, double v) {
-    return a.percent_error ? v <= a.target : v >= a.target;
-  };
   size_t val_met = 0, test_met = 0;
   for (const Acceptance& a : rows) {
-    val_met += a.has_validation && met(a, a.validation) ? 1 : 0;
-    test_met += a.has_test && met(a, a.test) ? 1 : 0;
+    val_met += a.has_validation && target_met(a, a.validation) ? 1 : 0;
+    test_met += a.has_test && target_met(a, a.test) ? 1 : 0;
   }
   const TermChoice& kept = run.variants.front();
   md << "> **Status (generated):** validation (terms chosen on it): " << run.preset.sms
@@ -287,10 +287,9 @@ void md_errors_and_decisions(const CalibrationRun& run, std::ostringstream& md) 
   md << "## Held-out error (%)\n\n"
      << error_table(run.cases, run.preds, breakdown(run.cases, run.split.held, run.preset.sms))
      << "\nBaselines are fitted to the same training split by weighted least squares on relative "
-        "error, fed what the calibrated model knows (k-tiles weighted by the tile's MACs, K % 64 "
-        "!= "
-        "0 misaligned rows, clusters of more than one CTA: baselines.hpp); `roofline (preset, "
-        "unfitted)` is the `roofline` model simulated with its default "
+        "error, fed what the calibrated model knows (k-tiles weighted by the tile's MACs, "
+        "K % 64 != 0 misaligned rows, clusters of more than one CTA: baselines.hpp); "
+        "`roofline (preset, unfitted)` is the `roofline` model simulated with its default "
         "parameters.\n\n";
   md << "## Decision quality (held-out shapes)\n\nPer (shape, SM count) group with at least two "
         "measured configurations, each picker chooses one measured (tile, cluster, decomposition); "
@@ -367,16 +366,12 @@ void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The clusters of the training rows, in kKernelClusters order (the model file's "clusters").
 std::vector<std::string> training_clusters(const CalibrationRun& run) {
   std::vector<std::string> out;
   for (const ClusterShape& c : kKernelClusters) {
     const bool seen = std::any_of(run.split.train.begin(), run.split.train.end(), [&](size_t i) {
-      return run.cases[i].m->cluster.m == c.m && run.cases[i].m->cluster.n == c.n;
+      return same_cluster(run.cases[i].m->cluster, c);
     });
     if (seen) out.push_back(cluster_text(c));
   }

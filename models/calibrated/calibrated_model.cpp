@@ -100,7 +100,7 @@ class CalibratedModel final : public CostModel {
              " (the kernels launch " + kernel_clusters_text() + ")";
     }
     if (!fitted_clusters_.empty() && !fitted_on(c)) {
-      return "the calibrated model was fitted on clusters " + fitted_clusters_text() +
+      return "the calibrated model was fitted on clusters " + cluster_list_text(fitted_clusters_) +
              " only: no measurement of cluster " + cluster_text(c) +
              " (calibrate on measurements that include it)";
     }
@@ -116,12 +116,7 @@ class CalibratedModel final : public CostModel {
  private:
   bool fitted_on(const ClusterShape& c) const {
     return std::any_of(fitted_clusters_.begin(), fitted_clusters_.end(),
-                       [&](const ClusterShape& f) { return f.m == c.m && f.n == c.n; });
-  }
-  std::string fitted_clusters_text() const {
-    std::string out;
-    for (const auto& f : fitted_clusters_) out += (out.empty() ? "" : ", ") + cluster_text(f);
-    return out;
+                       [&](const ClusterShape& f) { return same_cluster(f, c); });
   }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;

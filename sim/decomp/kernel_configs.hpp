@@ -30,6 +30,10 @@ constexpr bool same_tile(const TileShape& a, const TileShape& b) {
   return a.m == b.m && a.n == b.n && a.k == b.k;
 }
 
+constexpr bool same_cluster(const ClusterShape& a, const ClusterShape& b) {
+  return a.m == b.m && a.n == b.n;
+}
+
 // Index of `t` in kKernelTiles, or -1 when the kernels do not have it.
 constexpr int kernel_tile_index(const TileShape& t) {
   for (int i = 0; i < kKernelTileCount; ++i) {
@@ -40,7 +44,7 @@ constexpr int kernel_tile_index(const TileShape& t) {
 
 constexpr bool kernel_has_cluster(const ClusterShape& c) {
   for (int i = 0; i < kKernelClusterCount; ++i) {
-    if (kKernelClusters[i].m == c.m && kKernelClusters[i].n == c.n) return true;
+    if (same_cluster(kKernelClusters[i], c)) return true;
   }
   return false;
 }

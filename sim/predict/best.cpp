@@ -73,7 +73,7 @@ bool same_plan(const Plan& a, const Plan& b) {
 }
 
 bool same_config(const Plan& a, const Plan& b) {
-  return same_tile(a.tile, b.tile) && a.cluster.m == b.cluster.m && a.cluster.n == b.cluster.n;
+  return same_tile(a.tile, b.tile) && same_cluster(a.cluster, b.cluster);
 }
 
 // A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's

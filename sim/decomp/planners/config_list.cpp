@@ -2,6 +2,7 @@
 #include "sim/decomp/planners/config_list.hpp"
 
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -89,10 +90,14 @@ std::string kernel_tiles_text() {
   return out;
 }
 
-std::string kernel_clusters_text() {
+std::string cluster_list_text(const std::vector<ClusterShape>& clusters) {
   std::string out;
-  for (const ClusterShape& c : kKernelClusters) out += (out.empty() ? "" : ", ") + cluster_text(c);
+  for (const ClusterShape& c : clusters) out += (out.empty() ? "" : ", ") + cluster_text(c);
   return out;
+}
+
+std::string kernel_clusters_text() {
+  return cluster_list_text({std::begin(kKernelClusters), std::end(kKernelClusters)});
 }
 
 }  // namespace lw

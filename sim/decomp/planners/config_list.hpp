@@ -21,6 +21,8 @@ std::vector<ClusterShape> parse_kernel_clusters(const std::string& list);
 // "128x256x64" and "1x1".
 std::string tile_text(const TileShape& t);
 std::string cluster_text(const ClusterShape& c);
+// "1x1, 2x1": a list of clusters, for messages.
+std::string cluster_list_text(const std::vector<ClusterShape>& clusters);
 
 // "64x128x64, 64x256x64, ..." / "1x1": the kernels' lists, for messages and --help.
 std::string kernel_tiles_text();
