@@ -44,14 +44,16 @@ class CostModel {
   // then).
   virtual bool uses_working_set() const { return false; }
   // Processor sharing of the MAC loop. A model whose MAC iteration time depends on the busy-SM
-  // count returns true here; its mac() must then equal segment_iters x iter_time(busy). The
-  // simulator re-rates every MAC loop in flight whenever the busy-SM count changes (each loop
-  // progresses at 1 / iter_time(busy now) iterations per time unit), so a loop that started in a
-  // full wave speeds up when the wave's tail leaves.
+  // count (or the working set) returns true here; its mac() must then equal segment_iters x
+  // iter_time(context). The simulator re-rates every MAC loop in flight whenever the busy-SM count
+  // (or, for a model that uses_working_set(), the distinct tile rows or columns in flight)
+  // changes: each loop progresses at 1 / iter_time(now) iterations per time unit, so a loop that
+  // started in a full wave speeds up when the wave's tail leaves.
   virtual bool shares_mac_rate() const { return false; }
-  // Time of one MAC iteration of plan `p` while `busy_sms` SMs execute (only when
-  // shares_mac_rate()). Must not depend on anything else that changes during a simulation.
-  virtual double iter_time(const Plan& /*p*/, int64_t /*busy_sms*/) const { return 0; }
+  // Time of one MAC iteration of plan `p` in context `c` (only when shares_mac_rate()): c.busy_sms
+  // is at least 1, and the working set is filled in when uses_working_set(). Must not depend on
+  // anything else that changes during a simulation.
+  virtual double iter_time(const Plan& /*p*/, const CostContext& /*c*/) const { return 0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the

@@ -23,6 +23,8 @@ constexpr ValueRange kPositiveTimeRange{0, kMaxActionTime, true};
 constexpr ValueRange kShareRange{0, 1, true};  // (0, 1]: an achieved share of a peak
 constexpr ValueRange kFractionRange{0, 1};     // [0, 1]
 constexpr ValueRange kCacheSizeRange{0, kMaxCacheMiB, true};
+// A cache size where 0 switches the term that reads it off.
+constexpr ValueRange kCacheSizeOrOffRange{0, kMaxCacheMiB};
 // A throughput (TFLOP/s, lines/us, GB/s) a time is divided by: bounded away from 0, so the times it
 // yields stay finite, and bounded above, so they stay positive (every GEMM takes time).
 constexpr double kMinParamRate = 1e-6;

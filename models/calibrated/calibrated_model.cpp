@@ -1,12 +1,14 @@
 // `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of three pipes,
 // each derived from what the k-tile computes and moves — tensor FLOPs at the SM's rate, L2
 // requests and DRAM bytes at the busy SMs' share of the GPU's throughput — smoothly combined,
-// plus a fixed cost per k-tile and a penalty when K forbids vector loads. Fixups and epilogues
-// scale with the tile's area. MAC loops are processor-shared (shares_mac_rate): the simulator
-// re-rates them on every change. The constants (prologue, pipeline restarts in the fixups) were
-// fitted for one k step, the model file's "tile": tiles of another k step are refused
-// (config_error). Clusters 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B
-// requests by cluster.m (multicast); a file that lists the clusters its measurements covered
+// plus a fixed cost per k-tile and a penalty when K forbids vector loads. The DRAM bytes follow
+// the working set in flight when l2_reuse_mib > 0 (traffic::working_set_dram_fraction), else the
+// footprint rule. Fixups and epilogues scale with the tile's area. MAC loops are processor-shared
+// (shares_mac_rate): the simulator re-rates them on every change of busy SMs and working set. The
+// constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
+// file's "tile": tiles of another k step are refused (config_error). Clusters 1x1, 2x1 and 1x2: a
+// CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast); a file
+// that lists the clusters its measurements covered
 // ("clusters") refuses the others.
 #include "models/calibrated/calibrated_model.hpp"
 
@@ -28,10 +30,10 @@ constexpr double kReferenceTileElems = 128.0 * 128.0;
 
 }  // namespace
 
-double combine_pipes(double mma, double l2, double dram) {
+double combine_pipes(double mma, double l2, double dram, double oob, double smem) {
   static_assert(kPipeOverlapExponent == 4.0, "the fourth power and root below are unrolled");
   const auto fourth = [](double x) { return (x * x) * (x * x); };
-  return std::sqrt(std::sqrt(fourth(mma) + fourth(l2) + fourth(dram)));
+  return std::sqrt(std::sqrt(fourth(mma) + fourth(l2) + fourth(dram) + fourth(oob) + fourth(smem)));
 }
 
 namespace {
@@ -43,6 +45,10 @@ class CalibratedModel final : public CostModel {
         l2_lines_per_us_(v.at("l2_lines_per_us")),
         dram_gb_per_s_(v.at("dram_gb_per_s")),
         ktile_fixed_(v.at("ktile_fixed_us")),
+        l2_reuse_mib_(v.at("l2_reuse_mib")),
+        oob_rows_per_us_(v.at("oob_rows_per_us")),
+        smem_gb_per_s_(v.at("smem_gb_per_s")),
+        cluster_ktile_(v.at("cluster_ktile_us")),
         unaligned_(v.at("iter_unaligned_us")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
@@ -55,19 +61,27 @@ class CalibratedModel final : public CostModel {
 
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
     const int64_t iters = segment_iters(s);
-    return iters == 0 ? 0.0 : static_cast<double>(iters) * iter_time(p, c.busy_sms);
+    return iters == 0 ? 0.0 : static_cast<double>(iters) * iter_time(p, c);
   }
   bool shares_mac_rate() const override { return true; }
-  double iter_time(const Plan& p, int64_t busy_sms) const override {
-    const double busy = static_cast<double>(std::max<int64_t>(1, busy_sms));
+  bool uses_working_set() const override { return l2_reuse_mib_ > 0; }
+  double iter_time(const Plan& p, const CostContext& c) const override {
+    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
     // Per CTA: a cluster's CTAs load multicast slices of the operand they share (traffic.hpp).
     const double l2 =
         busy * traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k) / l2_lines_per_us_;
     const double dram_bytes =
-        traffic::cta_operand_bytes_per_iter(p.tile, p.cluster) * traffic::dram_fraction(p, l2_mib_);
+        traffic::cta_operand_bytes_per_iter(p.tile, p.cluster) * dram_share(p, busy, c);
     const double dram = busy * dram_bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS;
-    return combine_pipes(mma, l2, dram) + ktile_fixed_ +
+    // Out-of-bounds box rows (zero-filled; ncu: no L2 request, no DRAM byte) hold up the load
+    // path at a rate the busy SMs share.
+    const double oob = busy * traffic::cta_oob_rows(p) / oob_rows_per_us_;
+    // The tensor cores' operand reads from shared memory, at the SM's own rate.
+    const double smem =
+        traffic::wgmma_smem_bytes_per_iter(p.tile) / (smem_gb_per_s_ * kBytesPerGb) * kUsPerS;
+    const double cluster = cluster_size(p) > 1 ? cluster_ktile_ : 0.0;
+    return combine_pipes(mma, l2, dram, oob, smem) + ktile_fixed_ + cluster +
            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
@@ -110,7 +124,8 @@ class CalibratedModel final : public CostModel {
   void set_fitted_clusters(const std::vector<ClusterShape>& c) override { fitted_clusters_ = c; }
   // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
   // and the fixed and unaligned costs do not depend on load, and combine_pipes is nondecreasing in
-  // each.
+  // each. Working-set rule: busy x DRAM share is least at one busy SM on one tile row and column
+  // (the in-step share times busy is at least 1 there, the scattered share 0).
   bool costs_grow_with_load() const override { return true; }
 
  private:
@@ -118,11 +133,17 @@ class CalibratedModel final : public CostModel {
     return std::any_of(fitted_clusters_.begin(), fitted_clusters_.end(),
                        [&](const ClusterShape& f) { return same_cluster(f, c); });
   }
+  double dram_share(const Plan& p, double busy, const CostContext& c) const {
+    if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
+    return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
+                                              l2_reuse_mib_);
+  }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
-  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, unaligned_, epilogue_, store_,
-      load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
+  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_,
+      oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, unaligned_, epilogue_, store_, load_,
+      accumulate_, flag_, prologue_, launch_, l2_mib_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -136,7 +157,9 @@ std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& 
 // Defaults are an H200 bf16 starting point for the fitter (datasheet tensor rate / 132 SMs,
 // ~12 TB/s of L2 in 128-byte lines, 4.8 TB/s HBM3e), not fitted values. ktile_fixed_us defaults
 // to 0 (the term off) so model files written before it existed keep their meaning; calibrate
-// starts it at kKtileFixedStartUs.
+// starts it at kKtileFixedStartUs. l2_reuse_mib likewise defaults to 0 (footprint rule),
+// cluster_ktile_us to 0, and oob_rows_per_us and smem_gb_per_s to rates so high that they cost
+// nothing.
 ModelInfo calibrated_model_info() {
   return ModelInfo{
       "calibrated",
@@ -155,6 +178,22 @@ ModelInfo calibrated_model_info() {
           {"ktile_fixed_us", "us", 0.0, kTimeRange,
            "fixed cost of each MAC iteration (k-tile), whatever the tile size and busy SMs "
            "(barrier, issue and pipeline overhead the pipes do not cover)"},
+          {"l2_reuse_mib", "MiB", 0.0, kCacheSizeOrOffRange,
+           "L2 capacity that keeps operand panels for reuse: DRAM bytes follow the working set "
+           "in flight (a wave in step fetches each panel slice once; scattered CTAs miss when "
+           "their panels exceed it); 0 = footprint rule (unique A+B over loaded bytes, scaled by "
+           "footprint / L2 size)"},
+          {"oob_rows_per_us", "rows/us", kOobPipeOffRate, kRateRange,
+           "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M / "
+           "N, zero-filled) the busy SMs' load paths get through per us, shared; the default is so "
+           "high that they cost nothing"},
+          {"smem_gb_per_s", "GB/s", kSmemPipeOffRate, kRateRange,
+           "shared-memory operand reads of the tensor cores one SM sustains (a k-tile reads "
+           "traffic::wgmma_smem_bytes_per_iter: more per FLOP for 64-row and narrow tiles); the "
+           "default is so high that they cost nothing"},
+          {"cluster_ktile_us", "us", 0.0, kTimeRange,
+           "added to each k-tile of a CTA in a cluster of two or more (the CTAs wait for each "
+           "other's multicast slices and stage releases); 0 = the term off"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"epilogue_us", "us", 2.0, kTimeRange,

@@ -8,14 +8,30 @@ namespace lw {
 
 ModelInfo calibrated_model_info();
 
-// The three pipes of a k-tile (tensor cores, L2, DRAM) overlap: the slowest sets the pace. They are
-// combined as a p-norm, (a^p + b^p + c^p)^(1/p), a smooth max (two equal pipes cost 2^(1/p) = 1.19x
-// one) so the fit has gradients on both sides of a ridge.
+// The pipes of a k-tile (tensor cores, L2, DRAM, out-of-bounds rows, shared memory) overlap: the
+// slowest sets the pace. They are combined as a p-norm, (a^p + b^p + c^p + d^p)^(1/p), a smooth max
+// (two equal pipes cost 2^(1/p) = 1.19x one) so the fit has gradients on both sides of a ridge.
 constexpr double kPipeOverlapExponent = 4.0;
-double combine_pipes(double mma, double l2, double dram);
+double combine_pipes(double mma, double l2, double dram, double oob = 0.0, double smem = 0.0);
+
+// oob_rows_per_us's declared default: a rate so high that out-of-bounds rows cost nothing (model
+// files written before the term keep their meaning; the same as calibrate's "pipe off" rate).
+constexpr double kOobPipeOffRate = 1e15;
+// The fit's start value of oob_rows_per_us: 2e4 rows/us (a 127-row box costs ~0.5 us a k-tile on
+// 80 busy SMs, the size of the M = 1 slowdown measured by ncu: 81 us against 51 us at M = 128).
+constexpr double kOobRowsStartPerUs = 2e4;
+// smem_gb_per_s's declared default (the pipe off, as kOobPipeOffRate) and the fit's start value:
+// 128 bytes per clock at 1.98 GHz, the SM's shared-memory bandwidth.
+constexpr double kSmemPipeOffRate = 1e15;
+constexpr double kSmemStartGbPerS = 253.0;
+// The fit's start value of cluster_ktile_us (declared default 0: the term off): 20 ns.
+constexpr double kClusterKtileStartUs = 0.02;
 
 // The fit's start value of ktile_fixed_us (its declared default is 0, the term off; the fit works
 // in log space, where 0 cannot move): 50 ns, a small share of a 128x128x64 k-tile (~0.3 us).
 constexpr double kKtileFixedStartUs = 0.05;
+
+// The fit's start value of l2_reuse_mib (declared default 0: the footprint rule): the H200's L2.
+constexpr double kL2ReuseStartMib = 50.0;
 
 }  // namespace lw

@@ -29,7 +29,7 @@ class RooflineModel final : public CostModel {
         gpu_(gpu) {}
 
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
-    return static_cast<double>(segment_iters(s)) * iter_time(p, c.busy_sms);
+    return static_cast<double>(segment_iters(s)) * iter_time(p, c);
   }
   bool shares_mac_rate() const override { return true; }
   double epilogue(const Plan& p, const Segment&, const CostContext& c) const override {
@@ -59,8 +59,7 @@ class RooflineModel final : public CostModel {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     return bw > 0 ? busy / bw * kUsPerS : 0.0;
   }
-  double iter_time(const Plan& p, int64_t busy_sms) const override {
-    const CostContext c{gpu_.sms, busy_sms};
+  double iter_time(const Plan& p, const CostContext& c) const override {
     const double per_sm_flops = gpu_.bf16_dense_tflops * kFlopsPerTflop /
                                 static_cast<double>(std::max<int64_t>(1, gpu_.sms));
     const double compute =

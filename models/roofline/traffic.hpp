@@ -34,6 +34,21 @@ inline double partial_tile_bytes(const TileShape& t) {
   return static_cast<double>(t.m) * static_cast<double>(t.n) * kFp32Bytes;
 }
 
+// Shared-memory operand bytes the tensor cores read per k-tile in the wgmma kernel: each of the two
+// consumer warpgroups issues, per 64-row block it owns, instructions that read a 64-row slab of A
+// and a slab of B as wide as its block (cuda/kernel/config.hpp: 64-row tiles split the columns
+// between the consumers, taller tiles split the rows).
+constexpr int64_t kWgmmaConsumers = 2;
+constexpr int64_t kWgmmaRows = 64;
+inline double wgmma_smem_bytes_per_iter(const TileShape& t) {
+  const int64_t consumers_n = t.m == kWgmmaRows ? kWgmmaConsumers : 1;
+  const int64_t block_rows = t.m / (kWgmmaConsumers / consumers_n);
+  const int64_t block_cols = t.n / consumers_n;
+  const int64_t row_blocks = std::max<int64_t>(1, block_rows / kWgmmaRows);
+  return static_cast<double>(kWgmmaConsumers * row_blocks * (kWgmmaRows + block_cols) * t.k) *
+         kBf16Bytes;
+}
+
 // L2 lines (and requests) are 128 bytes; an operand row slice of a k-tile that does not start on
 // a line boundary touches one line more.
 constexpr int64_t kL2LineBytes = 128;
@@ -73,6 +88,21 @@ inline double cta_operand_rows(const TileShape& t, const ClusterShape& c) {
          static_cast<double>(t.n) / static_cast<double>(c.m);
 }
 
+// Mean out-of-bounds operand rows per CTA and k-tile over the plan's tiles: the rows of the last
+// tile row (A) and tile column (B) past M and N, which the CTA's boxes still cover (the loads fill
+// them with zeros), shared by the cluster as cta_operand_rows shares rows.
+inline double cta_oob_rows(const Plan& p) {
+  const double cta_rows_m = static_cast<double>(p.tiles_m * p.cluster.m);
+  const double cta_rows_n = static_cast<double>(p.tiles_n * p.cluster.n);
+  if (cta_rows_m <= 0 || cta_rows_n <= 0) return 0.0;
+  const double oob_a =
+      (cta_rows_m * static_cast<double>(p.tile.m) - static_cast<double>(p.problem.m)) / cta_rows_m;
+  const double oob_b =
+      (cta_rows_n * static_cast<double>(p.tile.n) - static_cast<double>(p.problem.n)) / cta_rows_n;
+  return std::max(0.0, oob_a) / static_cast<double>(p.cluster.n) +
+         std::max(0.0, oob_b) / static_cast<double>(p.cluster.m);
+}
+
 // L2 requests one CTA of cluster `c` issues per k-tile (multicast slices; FLOPs are unchanged).
 inline double cta_l2_requests_per_iter(const TileShape& t, const ClusterShape& c, int64_t k) {
   return cta_operand_rows(t, c) * l2_lines_per_row(t, k);
@@ -83,18 +113,28 @@ inline double cta_operand_bytes_per_iter(const TileShape& t, const ClusterShape&
   return cta_operand_rows(t, c) * static_cast<double>(t.k) * kBf16Bytes;
 }
 
-// Fraction in [0, 1] of operand bytes that come from DRAM: unique A+B bytes over bytes loaded by
-// all tiles (every byte is fetched once if L2 holds it), scaled up by footprint / L2 when A+B
-// exceed the L2 size.
-inline double dram_fraction(const Plan& p, double l2_mib) {
-  const double unique = static_cast<double>(p.problem.m + p.problem.n) *
-                        static_cast<double>(p.problem.k) * kBf16Bytes;
+// Bytes of A and B (each fetched from DRAM at least once).
+inline double unique_operand_bytes(const Plan& p) {
+  return static_cast<double>(p.problem.m + p.problem.n) * static_cast<double>(p.problem.k) *
+         kBf16Bytes;
+}
+
+// Compulsory share of the operand bytes all tiles load: unique A+B bytes over loaded bytes, in
+// [0, 1] (1 when nothing is loaded).
+inline double compulsory_fraction(const Plan& p) {
   // p.tiles counts cluster tiles; each of their CTAs loads its multicast share.
   const double loaded = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles) *
                         static_cast<double>(p.cluster.m * p.cluster.n) *
                         cta_operand_bytes_per_iter(p.tile, p.cluster);
   if (loaded <= 0) return 1.0;
-  double f = unique / loaded;
+  return std::min(1.0, unique_operand_bytes(p) / loaded);
+}
+
+// Fraction in [0, 1] of operand bytes that come from DRAM (footprint rule, no working set): the
+// compulsory fraction, scaled up by footprint / L2 when A+B exceed the L2 size.
+inline double dram_fraction(const Plan& p, double l2_mib) {
+  const double unique = unique_operand_bytes(p);
+  double f = compulsory_fraction(p);
   const double l2_bytes = l2_mib * kBytesPerMiB;
   if (l2_bytes > 0 && unique > l2_bytes) f *= unique / l2_bytes;
   return f < 1.0 ? f : 1.0;
@@ -143,6 +183,33 @@ inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
   const double r = working_set_mib / l2_effective_mib;
   const double x = (r * r) * (r * r);
   return x / (1.0 + x);
+}
+
+// Fraction in [0, 1] of a CTA's operand bytes that come from DRAM while `busy_ctas` CTAs run
+// segments of `rows` x `cols` distinct (plan) tile rows and columns, for an L2 that keeps
+// `l2_reuse_mib` of operand panels for reuse (working-set rule):
+// - a wave of CTAs that walk K in step fetches each panel slice once per k step: the distinct
+//   A and B rows in flight over the rows all CTAs load (`in_step`); when A+B fit in L2 the
+//   whole run fetches each byte once (compulsory_fraction); between the two by capacity_miss of
+//   the footprint;
+// - CTAs scattered over the tile space (rows x cols much more than busy tiles, Stream-K) reuse a
+//   panel only if L2 keeps it: their share of the panels' working set misses by capacity_miss.
+inline double working_set_dram_fraction(const Plan& p, double busy_ctas, int64_t rows, int64_t cols,
+                                        double l2_reuse_mib) {
+  rows = std::max<int64_t>(1, rows);
+  cols = std::max<int64_t>(1, cols);
+  const double busy = std::max(1.0, busy_ctas);
+  const double cta_rows = cta_operand_rows(p.tile, p.cluster);
+  const double distinct_rows =
+      static_cast<double>(rows * p.cluster.m * p.tile.m + cols * p.cluster.n * p.tile.n);
+  const double in_step = std::min(1.0, distinct_rows / (busy * cta_rows));
+  const double once = compulsory_fraction(p);
+  const double footprint_miss = capacity_miss(unique_operand_bytes(p) / kBytesPerMiB, l2_reuse_mib);
+  const double base = once + (std::max(once, in_step) - once) * footprint_miss;
+  const double busy_tiles = busy / static_cast<double>(p.cluster.m * p.cluster.n);
+  const double scatter_miss =
+      capacity_miss(scattered_working_set_mib(p, rows, cols, busy_tiles), l2_reuse_mib);
+  return base + (1.0 - base) * scatter_miss;
 }
 
 }  // namespace lw::traffic

@@ -38,8 +38,12 @@ void Simulator::track_tile(int64_t row, int64_t col, int delta) {
   const int64_t col_before = cols_in_flight_[col];
   rows_in_flight_[row] += delta;
   cols_in_flight_[col] += delta;
+  const int64_t rows_was = distinct_rows_, cols_was = distinct_cols_;
   distinct_rows_ += (row_before == 0) - (rows_in_flight_[row] == 0);
   distinct_cols_ += (col_before == 0) - (cols_in_flight_[col] == 0);
+  // A rated model reads the working set: the loops in flight change rate now (progress is
+  // advanced to every event's time before the event changes anything).
+  if (rated_ && (distinct_rows_ != rows_was || distinct_cols_ != cols_was)) mac_end_busy_ = kStale;
 }
 
 void Simulator::set_active(int64_t sm, int delta) {
@@ -94,6 +98,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   mac_starts_head_ = 0;
   mac_end_busy_ = kStale;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
+  asked_busy_ = asked_rows_ = asked_cols_ = -1;
 }
 
 void Simulator::run_events() {
@@ -437,16 +442,25 @@ void Simulator::signal(int64_t flag, int64_t amount, double t) {
 }
 
 // Processor-shared MAC loops. Progress is advanced to the time of every event before the event
-// changes the busy-SM count, so between events the rate is constant and exact.
+// changes the busy-SM count (or the working set), so between events the rate is constant and
+// exact.
 // The model's iteration time at the busy-SM count now (at least 1), checked and cached.
 double Simulator::ask_iter_time() {
-  const int64_t busy = std::max<int64_t>(1, busy_sms_);
-  // For a cluster plan the model sees physical SMs (as context() gives it).
-  const double time = checked(model_->iter_time(*plan_, busy * opt_.cluster_size), "iter_time");
+  // For a cluster plan the model sees physical SMs (as context() gives it), at least one.
+  CostContext ctx = context();
+  ctx.busy_sms = std::max<int64_t>(1, busy_sms_) * opt_.cluster_size;
+  const double time = checked(model_->iter_time(*plan_, ctx), "iter_time");
   // Progress is time / iter_time: an iteration that takes no time would never end the loop.
   if (time == 0)
     throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
-  iter_time_by_busy_[static_cast<size_t>(busy_sms_)] = time;
+  if (track_working_set_) {
+    asked_busy_ = busy_sms_;
+    asked_rows_ = distinct_rows_;
+    asked_cols_ = distinct_cols_;
+    asked_time_ = time;
+  } else {
+    iter_time_by_busy_[static_cast<size_t>(busy_sms_)] = time;
+  }
   return time;
 }
 

@@ -92,14 +92,19 @@ class Simulator {
   void track_tile(int64_t row, int64_t col, int delta);
   void report_deadlock();
   // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
-  double iter_time_now() {  // cached per busy-SM count
+  double iter_time_now() {  // cached per busy-SM count (and working set, when tracked)
+    if (track_working_set_) {
+      const bool same = asked_busy_ == busy_sms_ && asked_rows_ == distinct_rows_ &&
+                        asked_cols_ == distinct_cols_;
+      return same ? asked_time_ : ask_iter_time();
+    }
     const double cached = iter_time_by_busy_[static_cast<size_t>(busy_sms_)];
     return cached > 0 ? cached : ask_iter_time();
   }
   double ask_iter_time();
   void advance_progress(double t);
-  // Asked before every event: recomputed only when the clock, the first loop or the busy-SM count
-  // changed since (the same inputs give the same end).
+  // Asked before every event: recomputed only when the clock, the first loop, the busy-SM count or
+  // the working set changed since (the same inputs give the same end).
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
   double compute_mac_end();
   void start_rated_mac(int64_t cta, double iters);
@@ -135,6 +140,9 @@ class Simulator {
   bool rated_ = false;
   double progress_ = 0, progress_at_ = 0;
   std::vector<double> iter_time_by_busy_;  // by busy_sms_ (0 asks for 1); < 0 = not yet asked
+  // With a tracked working set: the state of the last ask and its answer.
+  int64_t asked_busy_ = -1, asked_rows_ = -1, asked_cols_ = -1;
+  double asked_time_ = 0;
   struct MacEnd {
     uint64_t order;  // the CTA slot: equal ends complete in slot order
   };

@@ -16,6 +16,9 @@ constexpr TileShape kSquare{128, 128, 64};
 constexpr TileShape kWide{128, 256, 64};
 constexpr double kOff = 1e15;  // a pipe rate so high it costs nothing
 
+// The context of `busy` busy SMs on the H200 (no working set).
+CostContext busy_sms(int64_t busy) { return CostContext{132, busy}; }
+
 Plan plan_for(const TileShape& t, int64_t k) {
   return plan_data_parallel(Problem{4096, 4096, k}, t, GpuShape{132, 1}, false).plan;
 }
@@ -44,16 +47,20 @@ TEST_CASE("one parameter set prices every tile: tensor pipe by FLOPs, L2 pipe by
   const auto mma = make_model(
       "calibrated",
       {{"mma_tflops_per_sm", 7.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}}, h200);
-  CHECK(mma->iter_time(plan_for(kSquare, 4096), 132) == doctest::Approx(0.299593).epsilon(1e-4));
-  CHECK(mma->iter_time(plan_for(kWide, 4096), 132) == doctest::Approx(0.599186).epsilon(1e-4));
+  CHECK(mma->iter_time(plan_for(kSquare, 4096), busy_sms(132)) ==
+        doctest::Approx(0.299593).epsilon(1e-4));
+  CHECK(mma->iter_time(plan_for(kWide, 4096), busy_sms(132)) ==
+        doctest::Approx(0.599186).epsilon(1e-4));
   // L2-bound at 1000 lines/us shared by 10 busy SMs: 10 x 256 / 1000 = 2.56 us; misaligned
   // K = 4104: 10 x 480 / 1000 = 4.8 us; one busy SM: 0.256 us.
   const auto l2 = make_model(
       "calibrated",
       {{"mma_tflops_per_sm", kOff}, {"l2_lines_per_us", 1000.0}, {"dram_gb_per_s", kOff}}, h200);
-  CHECK(l2->iter_time(plan_for(kSquare, 4096), 10) == doctest::Approx(2.56).epsilon(1e-6));
-  CHECK(l2->iter_time(plan_for(kSquare, 4104), 10) == doctest::Approx(4.8).epsilon(1e-6));
-  CHECK(l2->iter_time(plan_for(kSquare, 4096), 1) == doctest::Approx(0.256).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4096), busy_sms(10)) ==
+        doctest::Approx(2.56).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4104), busy_sms(10)) == doctest::Approx(4.8).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4096), busy_sms(1)) ==
+        doctest::Approx(0.256).epsilon(1e-6));
   // Two equal pipes: 2^(1/4) x one.
   CHECK(combine_pipes(1.0, 1.0, 0.0) == doctest::Approx(1.189207).epsilon(1e-6));
 }
@@ -74,12 +81,12 @@ TEST_CASE("a cluster's CTAs load multicast slices of the shared operand") {
   const Plan p21 = plan_schedule("dp", Problem{4096, 4096, 4096}, kWide, GpuShape{132, 1},
                                  Reduction::Deterministic, ClusterShape{2, 1})
                        .plan;
-  CHECK(l2->iter_time(p21, 10) == doctest::Approx(2.56).epsilon(1e-6));
-  CHECK(l2->iter_time(plan_for(kWide, 4096), 10) == doctest::Approx(3.84).epsilon(1e-6));
+  CHECK(l2->iter_time(p21, busy_sms(10)) == doctest::Approx(2.56).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kWide, 4096), busy_sms(10)) == doctest::Approx(3.84).epsilon(1e-6));
   const auto mma = make_model(
       "calibrated",
       {{"mma_tflops_per_sm", 7.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}}, h200);
-  CHECK(mma->iter_time(p21, 132) == doctest::Approx(0.599186).epsilon(1e-4));
+  CHECK(mma->iter_time(p21, busy_sms(132)) == doctest::Approx(0.599186).epsilon(1e-4));
   CHECK(l2->config_error(kWide, ClusterShape{2, 1}).empty());
 }
 
