@@ -1,15 +1,15 @@
-// `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of three pipes,
-// each derived from what the k-tile computes and moves — tensor FLOPs at the SM's rate, L2
-// requests and DRAM bytes at the busy SMs' share of the GPU's throughput — smoothly combined,
-// plus a fixed cost per k-tile and a penalty when K forbids vector loads. The DRAM bytes follow
-// the working set in flight when l2_reuse_mib > 0 (traffic::working_set_dram_fraction), else the
-// footprint rule. Fixups and epilogues scale with the tile's area. MAC loops are processor-shared
+// `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of five pipes,
+// each derived from what the k-tile computes and moves — tensor FLOPs and shared-memory operand
+// reads at the SM's rates; L2 requests, DRAM bytes and out-of-bounds box rows at the busy SMs'
+// share of the GPU's throughput — smoothly combined, plus fixed costs per k-tile (one more in a
+// cluster) and a penalty when K forbids vector loads. The DRAM bytes follow the working set in
+// flight when l2_reuse_mib > 0 (traffic::working_set_dram_fraction), else the footprint rule.
+// Fixups and epilogues scale with the tile's area. MAC loops are processor-shared
 // (shares_mac_rate): the simulator re-rates them on every change of busy SMs and working set. The
 // constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
 // file's "tile": tiles of another k step are refused (config_error). Clusters 1x1, 2x1 and 1x2: a
 // CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast); a file
-// that lists the clusters its measurements covered
-// ("clusters") refuses the others.
+// that lists the clusters its measurements covered ("clusters") refuses the others.
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
