@@ -31,21 +31,6 @@ CostContext Simulator::context() const {
                      distinct_cols_};
 }
 
-// Tracks which tile rows and columns have a segment in flight (the operand working set).
-void Simulator::track_tile(int64_t row, int64_t col, int delta) {
-  if (row < 0 || !track_working_set_) return;
-  const int64_t row_before = rows_in_flight_[row];
-  const int64_t col_before = cols_in_flight_[col];
-  rows_in_flight_[row] += delta;
-  cols_in_flight_[col] += delta;
-  const int64_t rows_was = distinct_rows_, cols_was = distinct_cols_;
-  distinct_rows_ += (row_before == 0) - (rows_in_flight_[row] == 0);
-  distinct_cols_ += (col_before == 0) - (cols_in_flight_[col] == 0);
-  // A rated model reads the working set: the loops in flight change rate now (progress is
-  // advanced to every event's time before the event changes anything).
-  if (rated_ && (distinct_rows_ != rows_was || distinct_cols_ != cols_was)) mac_end_busy_ = kStale;
-}
-
 void Simulator::set_active(int64_t sm, int delta) {
   const int64_t before = active_per_sm_[sm];
   active_per_sm_[sm] += delta;
@@ -98,7 +83,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   mac_starts_head_ = 0;
   mac_end_busy_ = kStale;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
-  asked_busy_ = asked_rows_ = asked_cols_ = -1;
+  ++run_id_;  // every cached working-set answer is of an earlier run now
 }
 
 void Simulator::run_events() {
@@ -454,10 +439,8 @@ double Simulator::ask_iter_time() {
   if (time == 0)
     throw std::runtime_error("the cost model gave iter_time a time of 0 (must be > 0)");
   if (track_working_set_) {
-    asked_busy_ = busy_sms_;
-    asked_rows_ = distinct_rows_;
-    asked_cols_ = distinct_cols_;
-    asked_time_ = time;
+    ws_answers_[ws_slot()] =
+        WorkingSetAnswer{run_id_, busy_sms_, distinct_rows_, distinct_cols_, time};
   } else {
     iter_time_by_busy_[static_cast<size_t>(busy_sms_)] = time;
   }

@@ -89,14 +89,29 @@ class Simulator {
   int64_t awaited_flag(const Cta& c) const;
   void set_active(int64_t sm, int delta);
   CostContext context() const;
-  void track_tile(int64_t row, int64_t col, int delta);
+  // Tracks which tile rows and columns have a segment in flight (the operand working set). A rated
+  // model reads it: the loops in flight change rate now (progress is advanced to every event's
+  // time before the event changes anything). Inline: it runs at every segment start and end.
+  void track_tile(int64_t row, int64_t col, int32_t delta) {
+    if (row < 0 || !track_working_set_) return;
+    int32_t& in_row = rows_in_flight_[static_cast<size_t>(row)];
+    int32_t& in_col = cols_in_flight_[static_cast<size_t>(col)];
+    const int32_t row_change = (in_row + delta != 0) - (in_row != 0);  // +1 enters, -1 leaves
+    const int32_t col_change = (in_col + delta != 0) - (in_col != 0);
+    in_row += delta;
+    in_col += delta;
+    distinct_rows_ += row_change;
+    distinct_cols_ += col_change;
+    if ((row_change | col_change) != 0 && rated_) mac_end_busy_ = kStale;
+  }
   void report_deadlock();
   // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
   double iter_time_now() {  // cached per busy-SM count (and working set, when tracked)
     if (track_working_set_) {
-      const bool same = asked_busy_ == busy_sms_ && asked_rows_ == distinct_rows_ &&
-                        asked_cols_ == distinct_cols_;
-      return same ? asked_time_ : ask_iter_time();
+      const WorkingSetAnswer& a = ws_answers_[ws_slot()];
+      const bool same = a.run == run_id_ && a.busy == busy_sms_ && a.rows == distinct_rows_ &&
+                        a.cols == distinct_cols_;
+      return same ? a.time : ask_iter_time();
     }
     const double cached = iter_time_by_busy_[static_cast<size_t>(busy_sms_)];
     return cached > 0 ? cached : ask_iter_time();
@@ -124,7 +139,7 @@ class Simulator {
   std::vector<int64_t> free_slots_;
   std::vector<double> sm_busy_, sm_wait_;
   int64_t busy_sms_ = 0;
-  std::vector<int64_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
+  std::vector<int32_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
   int64_t distinct_rows_ = 0, distinct_cols_ = 0;
   bool track_working_set_ = false;
   int32_t current_launch_ = 0;
@@ -140,9 +155,22 @@ class Simulator {
   bool rated_ = false;
   double progress_ = 0, progress_at_ = 0;
   std::vector<double> iter_time_by_busy_;  // by busy_sms_ (0 asks for 1); < 0 = not yet asked
-  // With a tracked working set: the state of the last ask and its answer.
-  int64_t asked_busy_ = -1, asked_rows_ = -1, asked_cols_ = -1;
-  double asked_time_ = 0;
+  // With a tracked working set: the model's answers by (busy SMs, rows, columns), direct-mapped
+  // (waves repeat the same states); an entry of an earlier run (`run`) is stale.
+  struct WorkingSetAnswer {
+    uint64_t run = 0;
+    int64_t busy = -1, rows = -1, cols = -1;
+    double time = 0;
+  };
+  static constexpr size_t kWorkingSetSlots = 256;  // a power of two
+  size_t ws_slot() const {
+    const auto h = static_cast<uint64_t>(busy_sms_) * 0x9E3779B97F4A7C15ULL ^
+                   static_cast<uint64_t>(distinct_rows_) * 0xC2B2AE3D27D4EB4FULL ^
+                   static_cast<uint64_t>(distinct_cols_) * 0x165667B19E3779F9ULL;
+    return static_cast<size_t>(h >> 56) & (kWorkingSetSlots - 1);
+  }
+  std::vector<WorkingSetAnswer> ws_answers_ = std::vector<WorkingSetAnswer>(kWorkingSetSlots);
+  uint64_t run_id_ = 0;
   struct MacEnd {
     uint64_t order;  // the CTA slot: equal ends complete in slot order
   };
