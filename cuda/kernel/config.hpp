@@ -47,13 +47,13 @@ struct WgmmaConfig {
   static constexpr int kSliceRowsB = kN / kCm;
   static constexpr int kTileK = cuda::kTileK;
   static constexpr int kWarpgroupThreads = 128;
-  static constexpr int kConsumers = 2;  // consumer warpgroups
+  static constexpr int kConsumers = kWgmmaConsumers;  // consumer warpgroups
   // 64-row tiles split the columns between the consumers, taller tiles split the rows.
-  static constexpr int kConsumersN = kM == 64 ? 2 : 1;
+  static constexpr int kConsumersN = wgmma_consumers_along_n(kM);
   static constexpr int kConsumersM = kConsumers / kConsumersN;
   static constexpr int kWgRows = kM / kConsumersM;  // rows of one consumer's block
   static constexpr int kWgCols = kN / kConsumersN;  // = the wgmma instruction's N
-  static constexpr int kWgmmaM = 64;                // rows of one wgmma instruction
+  static constexpr int kWgmmaM = kWgmmaRows;        // rows of one wgmma instruction
   static constexpr int kMBlocks = kWgRows / kWgmmaM;
   static constexpr int kAccFloats = kMBlocks * kWgCols / 2;  // fp32 per consumer thread
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/plan.hpp"
 
 namespace lw::traffic {
@@ -34,14 +35,11 @@ inline double partial_tile_bytes(const TileShape& t) {
   return static_cast<double>(t.m) * static_cast<double>(t.n) * kFp32Bytes;
 }
 
-// Shared-memory operand bytes the tensor cores read per k-tile in the wgmma kernel: each of the two
-// consumer warpgroups issues, per 64-row block it owns, instructions that read a 64-row slab of A
-// and a slab of B as wide as its block (cuda/kernel/config.hpp: 64-row tiles split the columns
-// between the consumers, taller tiles split the rows).
-constexpr int64_t kWgmmaConsumers = 2;
-constexpr int64_t kWgmmaRows = 64;
+// Shared-memory operand bytes the tensor cores read per k-tile in the wgmma kernel: each consumer
+// warpgroup issues, per 64-row block it owns, instructions that read a 64-row slab of A and a slab
+// of B as wide as its block (the consumers' split: sim/decomp/kernel_configs.hpp).
 inline double wgmma_smem_bytes_per_iter(const TileShape& t) {
-  const int64_t consumers_n = t.m == kWgmmaRows ? kWgmmaConsumers : 1;
+  const int64_t consumers_n = wgmma_consumers_along_n(static_cast<int>(t.m));
   const int64_t block_rows = t.m / (kWgmmaConsumers / consumers_n);
   const int64_t block_cols = t.n / consumers_n;
   const int64_t row_blocks = std::max<int64_t>(1, block_rows / kWgmmaRows);

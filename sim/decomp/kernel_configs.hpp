@@ -49,6 +49,16 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
   return false;
 }
 
+// The wgmma kernel's consumer warpgroups and how they split a tile: 64-row tiles (one wgmma's
+// rows) split the columns between the consumers, taller tiles split the rows. Read by
+// cuda/kernel/config.hpp and by the cost model's shared-memory traffic
+// (models/roofline/traffic.hpp).
+inline constexpr int kWgmmaConsumers = 2;
+inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
+constexpr int wgmma_consumers_along_n(int tile_m) {
+  return tile_m == kWgmmaRows ? kWgmmaConsumers : 1;
+}
+
 // Rows of a multicast slice must start on a 128B-swizzle atom (8 rows of 128 B).
 inline constexpr int64_t kSwizzleAtomRows = 8;
 

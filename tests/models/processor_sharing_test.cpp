@@ -9,8 +9,8 @@ namespace lw {
 
 namespace {
 
-// One MAC iteration takes `busy SMs` us; every other action is free.
-class BusyModel final : public CostModel {
+// A rated model whose every action but the MAC loop is free; a MAC iteration takes `per_iter(c)`.
+class FreeActionsModel : public CostModel {
  public:
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
     return static_cast<double>(segment_iters(s)) * iter_time(p, c);
@@ -22,30 +22,27 @@ class BusyModel final : public CostModel {
     return 0;
   }
   bool shares_mac_rate() const override { return true; }
-  double iter_time(const Plan&, const CostContext& c) const override {
-    return static_cast<double>(c.busy_sms);
-  }
+  double iter_time(const Plan&, const CostContext& c) const override { return per_iter(c); }
   std::string time_unit() const override { return "us"; }
+
+ private:
+  virtual double per_iter(const CostContext& c) const = 0;
 };
 
-// One MAC iteration takes `distinct tile rows in flight` us; every other action is free.
-class RowsModel final : public CostModel {
+// One MAC iteration takes `busy SMs` us.
+class BusyModel final : public FreeActionsModel {
+  double per_iter(const CostContext& c) const override { return static_cast<double>(c.busy_sms); }
+};
+
+// One MAC iteration takes `distinct tile rows in flight` us.
+class RowsModel final : public FreeActionsModel {
  public:
-  double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
-    return static_cast<double>(segment_iters(s)) * iter_time(p, c);
-  }
-  double epilogue(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_store(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_load(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
-    return 0;
-  }
-  bool shares_mac_rate() const override { return true; }
   bool uses_working_set() const override { return true; }
-  double iter_time(const Plan&, const CostContext& c) const override {
+
+ private:
+  double per_iter(const CostContext& c) const override {
     return static_cast<double>(c.active_tile_rows);
   }
-  std::string time_unit() const override { return "us"; }
 };
 
 // One 128x128 tile of 3 k-tiles split over 2 Stream-K units on 2 SMs (the plan every case runs).
