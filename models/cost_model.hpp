@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/decomp/kernel_configs.hpp"
+#include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/plan.hpp"
 #include "sim/decomp/walk.hpp"
 
@@ -18,6 +19,9 @@ struct CostContext {
   // the GPU, this one included: the operand working set that L2 has to hold. 0 = unknown.
   int64_t active_tile_rows = 0;
   int64_t active_tile_cols = 0;
+  // How far apart in K the tiles sharing a panel walk (one value per run; filled in when
+  // uses_working_set()).
+  PanelLag panel_lag{};
 };
 
 class CostModel {
@@ -54,6 +58,9 @@ class CostModel {
   // is at least 1, and the working set is filled in when uses_working_set(). Must not depend on
   // anything else that changes during a simulation.
   virtual double iter_time(const Plan& /*p*/, const CostContext& /*c*/) const { return 0; }
+  // A MAC loop on SM `sm` of `sms` takes this many times as long as iter_time / mac say (>= 1):
+  // the spread of the SMs' speeds. The simulator asks once per SM and run.
+  virtual double sm_slowdown(int64_t /*sm*/, int64_t /*sms*/) const { return 1.0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the

@@ -25,6 +25,9 @@ constexpr ValueRange kFractionRange{0, 1};     // [0, 1]
 constexpr ValueRange kCacheSizeRange{0, kMaxCacheMiB, true};
 // A cache size where 0 switches the term that reads it off.
 constexpr ValueRange kCacheSizeOrOffRange{0, kMaxCacheMiB};
+// A dimensionless scale where 0 switches the term that reads it off.
+constexpr double kMaxScale = 1e6;
+constexpr ValueRange kScaleOrOffRange{0, kMaxScale};
 // A throughput (TFLOP/s, lines/us, GB/s) a time is divided by: bounded away from 0, so the times it
 // yields stay finite, and bounded above, so they stay positive (every GEMM takes time).
 constexpr double kMinParamRate = 1e-6;

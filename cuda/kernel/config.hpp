@@ -9,12 +9,12 @@
 namespace lw::cuda {
 
 constexpr int kElemBytes = static_cast<int>(kBf16Bytes);  // bf16 operands
-// Staged epilogue: each consumer warp stages 16 rows x 64 columns of bf16 output in shared memory,
-// rows padded by 16 bytes against bank conflicts, then writes whole 128-byte rows.
-constexpr int kStagingRows = 16;
-constexpr int kStagingCols = 64;
-constexpr int kStagingPitch = kStagingCols * kElemBytes + 16;  // bytes per staged row
-constexpr int kStagingWarpBytes = kStagingRows * kStagingPitch;
+// Staged epilogue: each consumer warp stages kStagingRows x kStagingCols of bf16 output in shared
+// memory (sim/decomp/kernel_configs.hpp), then writes whole 128-byte rows.
+constexpr int kStagingRows = static_cast<int>(lw::kStagingRows);
+constexpr int kStagingCols = static_cast<int>(lw::kStagingCols);
+constexpr int kStagingPitch = static_cast<int>(lw::kStagingPitch);
+constexpr int kStagingWarpBytes = static_cast<int>(lw::kStagingWarpBytes);
 constexpr int kTileK = 64;  // k-tile: elements of K per MAC-loop iteration (128 B rows)
 
 // Ladder step 1 (mma.sync + cp.async), 128x128 only; also the fallback when K % 8 != 0.
@@ -64,14 +64,11 @@ struct WgmmaConfig {
   static constexpr int kBytesA = kM * kTileK * kElemBytes;
   static constexpr int kBytesB = kN * kTileK * kElemBytes;
   static constexpr int kStageBytes = kBytesA + kBytesB;
-  static constexpr int kAlign = 1024;        // 128B-swizzle atoms must start 1024-byte aligned
-  static constexpr int kSmemLimit = 232448;  // bytes of dynamic smem one sm_90 CTA may opt into
-  static constexpr int kMaxStages = 8;       // deeper rings stop paying (CUTLASS picks <= 8)
-  static constexpr int kBarrierRoom = 2 * kMaxStages * 8;  // full + empty mbarriers, 8 B each
-  static constexpr int kEpilogueBytes = kConsumerWarps * kStagingWarpBytes;  // epilogue.cuh
-  static constexpr int kFitStages =
-      (kSmemLimit - kAlign - kBarrierRoom - kEpilogueBytes) / kStageBytes;
-  static constexpr int kStages = kFitStages < kMaxStages ? kFitStages : kMaxStages;
+  // The shared-memory layout and stage count: one rule, sim/decomp/kernel_configs.hpp.
+  static constexpr int kAlign = static_cast<int>(kWgmmaSmemAlign);
+  static constexpr int kBarrierRoom = static_cast<int>(kWgmmaBarrierBytes);
+  static constexpr int kEpilogueBytes = static_cast<int>(kWgmmaEpilogueBytes);  // epilogue.cuh
+  static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}));
   static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes;
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
   // Register split (setmaxnreg): the producer warpgroup gives registers to the consumers.
@@ -84,6 +81,8 @@ struct WgmmaConfig {
   static_assert(kernel_has_config(TileShape{kM, kN, kTileK}, ClusterShape{kCm, kCn}),
                 "a tile x cluster of sim/decomp/kernel_configs.hpp");
   static_assert(kStages >= 2, "the ring needs two stages");
+  static_assert(kConsumerWarps == kWgmmaConsumerWarps, "the epilogue stages every consumer warp");
+  static_assert(kStageBytes == wgmma_stage_bytes(TileShape{kM, kN, kTileK}), "A + B of a k-tile");
   static_assert(kProducerRegs * kWarpgroupThreads + kConsumerRegs * kConsumerThreads <= 65536,
                 "register file of one SM");
 };

@@ -27,13 +27,16 @@ constexpr double kFlopsPerTflop = 1e12;
 constexpr double kBytesPerGb = 1e9;
 // The tile the per-tile constants are quoted for; other tiles scale them by output area.
 constexpr double kReferenceTileElems = 128.0 * 128.0;
+// (sqrt(5) - 1) / 2: multiples of it modulo 1 fill [0, 1) as evenly as any sequence can.
+constexpr double kGoldenRatioConjugate = 0.6180339887498949;
 
 }  // namespace
 
-double combine_pipes(double mma, double l2, double dram, double oob, double smem) {
+double combine_pipes(double mma, double l2, double dram, double oob, double smem, double latency) {
   static_assert(kPipeOverlapExponent == 4.0, "the fourth power and root below are unrolled");
   const auto fourth = [](double x) { return (x * x) * (x * x); };
-  return std::sqrt(std::sqrt(fourth(mma) + fourth(l2) + fourth(dram) + fourth(oob) + fourth(smem)));
+  return std::sqrt(std::sqrt(fourth(mma) + fourth(l2) + fourth(dram) + fourth(oob) + fourth(smem) +
+                             fourth(latency)));
 }
 
 namespace {
@@ -46,9 +49,12 @@ class CalibratedModel final : public CostModel {
         dram_gb_per_s_(v.at("dram_gb_per_s")),
         ktile_fixed_(v.at("ktile_fixed_us")),
         l2_reuse_mib_(v.at("l2_reuse_mib")),
+        lag_scale_(v.at("reuse_lag_scale")),
         oob_rows_per_us_(v.at("oob_rows_per_us")),
         smem_gb_per_s_(v.at("smem_gb_per_s")),
         cluster_ktile_(v.at("cluster_ktile_us")),
+        load_latency_(v.at("load_latency_us")),
+        sm_spread_(v.at("sm_speed_spread")),
         unaligned_(v.at("iter_unaligned_us")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
@@ -80,9 +86,18 @@ class CalibratedModel final : public CostModel {
     // The tensor cores' operand reads from shared memory, at the SM's own rate.
     const double smem =
         traffic::wgmma_smem_bytes_per_iter(p.tile) / (smem_gb_per_s_ * kBytesPerGb) * kUsPerS;
+    // Little's law on the ring: wgmma_stages(tile) k-tiles of loads in flight, each landing
+    // load_latency_us after it was issued.
+    const double latency = load_latency_ / static_cast<double>(wgmma_stages(p.tile));
     const double cluster = cluster_size(p) > 1 ? cluster_ktile_ : 0.0;
-    return combine_pipes(mma, l2, dram, oob, smem) + ktile_fixed_ + cluster +
+    return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
+  }
+  // SM speeds spread evenly over [1, 1 + sm_speed_spread] in a fixed low-discrepancy order (the
+  // golden-ratio Weyl sequence), so any run of consecutive SMs holds slow and fast ones alike.
+  double sm_slowdown(int64_t sm, int64_t) const override {
+    const double position = static_cast<double>(sm) * kGoldenRatioConjugate;
+    return 1.0 + sm_spread_ * (position - std::floor(position));
   }
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
     return epilogue_ * area(p);
@@ -125,7 +140,8 @@ class CalibratedModel final : public CostModel {
   // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
   // and the fixed and unaligned costs do not depend on load, and combine_pipes is nondecreasing in
   // each. Working-set rule: busy x DRAM share is least at one busy SM on one tile row and column
-  // (the in-step share times busy is at least 1 there, the scattered share 0).
+  // (the in-step share times busy is at least 1 there, the scattered share 0). The gap rule
+  // applies to Stream-K plans only, which sim/predict/best.cpp does not bound.
   bool costs_grow_with_load() const override { return true; }
 
  private:
@@ -136,14 +152,14 @@ class CalibratedModel final : public CostModel {
   double dram_share(const Plan& p, double busy, const CostContext& c) const {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
-                                              l2_reuse_mib_);
+                                              l2_reuse_mib_, c.panel_lag, lag_scale_);
   }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
-  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_,
-      oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, unaligned_, epilogue_, store_, load_,
-      accumulate_, flag_, prologue_, launch_, l2_mib_;
+  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_, lag_scale_,
+      oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, load_latency_, sm_spread_, unaligned_,
+      epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -183,6 +199,10 @@ ModelInfo calibrated_model_info() {
            "in flight (a wave in step fetches each panel slice once; scattered CTAs miss when "
            "their panels exceed it); 0 = footprint rule (unique A+B over loaded bytes, scaled by "
            "footprint / L2 size)"},
+          {"reuse_lag_scale", "x", 0.0, kScaleOrOffRange,
+           "with l2_reuse_mib: tiles that share a panel but walk K out of step (Stream-K) reuse "
+           "its slices only if they survive the bytes all busy CTAs load in between, this scale "
+           "x the lag in k-tiles (sim/decomp/panel_lag.hpp); 0 = the term off"},
           {"oob_rows_per_us", "rows/us", kOobPipeOffRate, kRateRange,
            "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M / "
            "N, zero-filled) the busy SMs' load paths get through per us, shared; the default is so "
@@ -194,6 +214,14 @@ ModelInfo calibrated_model_info() {
           {"cluster_ktile_us", "us", 0.0, kTimeRange,
            "added to each k-tile of a CTA in a cluster of two or more (the CTAs wait for each "
            "other's multicast slices and stage releases); 0 = the term off"},
+          {"load_latency_us", "us", 0.0, kTimeRange,
+           "time from issuing a k-tile's operand loads to their landing in shared memory: with "
+           "the kernel's ring of wgmma_stages(tile) stages in flight (sim/decomp/"
+           "kernel_configs.hpp) a k-tile takes at least this / stages; 0 = the pipe off"},
+          {"sm_speed_spread", "x", 0.0, kScaleOrOffRange,
+           "spread of the SMs' speeds: MAC loops on SM s take 1 + this x frac(s x 0.618...) "
+           "times as long (slowest SM / fastest - 1; a persistent or one-wave plan waits for its "
+           "slowest SM, a many-wave one is balanced by dispatch); 0 = all alike"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"epilogue_us", "us", 2.0, kTimeRange,

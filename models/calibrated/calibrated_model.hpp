@@ -8,11 +8,13 @@ namespace lw {
 
 ModelInfo calibrated_model_info();
 
-// The pipes of a k-tile (tensor cores, L2, DRAM, out-of-bounds rows, shared memory) overlap: the
-// slowest sets the pace. They are combined as a p-norm, (a^p + b^p + c^p + d^p)^(1/p), a smooth max
-// (two equal pipes cost 2^(1/p) = 1.19x one) so the fit has gradients on both sides of a ridge.
+// The pipes of a k-tile (tensor cores, L2, DRAM, out-of-bounds rows, shared memory, load latency)
+// overlap: the slowest sets the pace. They are combined as a p-norm, (a^p + b^p + ...)^(1/p), a
+// smooth max (two equal pipes cost 2^(1/p) = 1.19x one) so the fit has gradients on both sides of
+// a ridge.
 constexpr double kPipeOverlapExponent = 4.0;
-double combine_pipes(double mma, double l2, double dram, double oob = 0.0, double smem = 0.0);
+double combine_pipes(double mma, double l2, double dram, double oob = 0.0, double smem = 0.0,
+                     double latency = 0.0);
 
 // oob_rows_per_us's declared default: a rate so high that out-of-bounds rows cost nothing (model
 // files written before the term keep their meaning; the same as calibrate's "pipe off" rate).
@@ -24,6 +26,11 @@ constexpr double kOobRowsStartPerUs = 2e4;
 // 128 bytes per clock at 1.98 GHz, the SM's shared-memory bandwidth.
 constexpr double kSmemPipeOffRate = 1e15;
 constexpr double kSmemStartGbPerS = 253.0;
+// The fit's start value of load_latency_us (declared default 0: the pipe off): 0.8 us, a guess at
+// an L2 round trip of a TMA box with queueing under load (a start value, not a measurement).
+constexpr double kLoadLatencyStartUs = 0.8;
+// The fit's start value of sm_speed_spread (declared default 0: all SMs alike): 10 %.
+constexpr double kSmSpeedSpreadStart = 0.1;
 // The fit's start value of cluster_ktile_us (declared default 0: the term off): 20 ns.
 constexpr double kClusterKtileStartUs = 0.02;
 
@@ -33,5 +40,9 @@ constexpr double kKtileFixedStartUs = 0.05;
 
 // The fit's start value of l2_reuse_mib (declared default 0: the footprint rule): the H200's L2.
 constexpr double kL2ReuseStartMib = 50.0;
+
+// The fit's start value of reuse_lag_scale (declared default 0: the term off): the lag as it is,
+// every busy CTA loading at one rate while the slice waits in L2.
+constexpr double kReuseLagStartScale = 1.0;
 
 }  // namespace lw

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "sim/decomp/kernel_configs.hpp"
+#include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/plan.hpp"
 
 namespace lw::traffic {
@@ -183,6 +184,35 @@ inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
   return x / (1.0 + x);
 }
 
+// Mean over gap quantiles (sim/decomp/panel_lag.hpp) of the share of a slice's loads that come
+// from DRAM: all of a first fetch; else the capacity miss of what is loaded in between, gap x
+// `mib_per_gap_iter`, at most the problem's whole A+B (`footprint_mib`).
+inline double gap_miss(const GapQuantiles& gaps, double mib_per_gap_iter, double footprint_mib,
+                       double l2_reuse_mib) {
+  double sum = 0;
+  for (const double gap : gaps) {
+    sum += gap < 0 ? 1.0
+                   : capacity_miss(std::min(gap * mib_per_gap_iter, footprint_mib), l2_reuse_mib);
+  }
+  return sum / static_cast<double>(gaps.size());
+}
+
+// Fraction in [0, 1] of a CTA's operand bytes that come from DRAM in a plan whose panel reuse gaps
+// are known (Stream-K: CTAs walk K out of step): a slice is fetched again from DRAM unless it
+// survives in L2 what every busy CTA loads in the gap, lag_scale x gap k-tiles of
+// cta_operand_bytes_per_iter each. A and B weighted by their rows.
+inline double gap_dram_fraction(const Plan& p, double busy_ctas, const PanelLag& lag,
+                                double lag_scale, double l2_reuse_mib) {
+  const double mib_per_gap_iter =
+      lag_scale * busy_ctas * cta_operand_bytes_per_iter(p.tile, p.cluster) / kBytesPerMiB;
+  const double footprint_mib = unique_operand_bytes(p) / kBytesPerMiB;
+  const double a_rows = static_cast<double>(p.tile.m) / static_cast<double>(p.cluster.n);
+  const double b_rows = static_cast<double>(p.tile.n) / static_cast<double>(p.cluster.m);
+  const double a_miss = gap_miss(lag.a_gaps, mib_per_gap_iter, footprint_mib, l2_reuse_mib);
+  const double b_miss = gap_miss(lag.b_gaps, mib_per_gap_iter, footprint_mib, l2_reuse_mib);
+  return (a_rows * a_miss + b_rows * b_miss) / (a_rows + b_rows);
+}
+
 // Fraction in [0, 1] of a CTA's operand bytes that come from DRAM while `busy_ctas` CTAs run
 // segments of `rows` x `cols` distinct (plan) tile rows and columns, for an L2 that keeps
 // `l2_reuse_mib` of operand panels for reuse (working-set rule):
@@ -191,9 +221,14 @@ inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
 //   whole run fetches each byte once (compulsory_fraction); between the two by capacity_miss of
 //   the footprint;
 // - CTAs scattered over the tile space (rows x cols much more than busy tiles, Stream-K) reuse a
-//   panel only if L2 keeps it: their share of the panels' working set misses by capacity_miss.
+//   panel only if L2 keeps it: their share of the panels' working set misses by capacity_miss;
+// - with lag_scale > 0, a plan whose panel reuse gaps are known (Stream-K) by gap_dram_fraction.
 inline double working_set_dram_fraction(const Plan& p, double busy_ctas, int64_t rows, int64_t cols,
-                                        double l2_reuse_mib) {
+                                        double l2_reuse_mib, const PanelLag& lag = {},
+                                        double lag_scale = 0.0) {
+  if (lag.known && lag_scale > 0) {
+    return gap_dram_fraction(p, busy_ctas, lag, lag_scale, l2_reuse_mib);
+  }
   rows = std::max<int64_t>(1, rows);
   cols = std::max<int64_t>(1, cols);
   const double busy = std::max(1.0, busy_ctas);

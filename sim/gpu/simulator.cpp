@@ -28,7 +28,7 @@ double checked(double time, const char* what) {
 
 CostContext Simulator::context() const {
   return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
-                     distinct_cols_};
+                     distinct_cols_, panel_lag_};
 }
 
 void Simulator::set_active(int64_t sm, int delta) {
@@ -75,6 +75,16 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   cols_in_flight_.assign(static_cast<size_t>(plan.tiles_n), 0);
   distinct_rows_ = 0;
   distinct_cols_ = 0;
+  panel_lag_ = track_working_set_ ? panel_lag(plan, panel_lag_scratch_) : PanelLag{};
+  sm_slowdown_.resize(static_cast<size_t>(opt_.sms));
+  for (int64_t s = 0; s < opt_.sms; ++s) {
+    const double f = model.sm_slowdown(s, opt_.sms);
+    if (!(std::isfinite(f) && f >= 1.0)) {
+      throw std::runtime_error("the cost model gave sm_slowdown a factor of " + std::to_string(f) +
+                               " (must be finite and >= 1)");
+    }
+    sm_slowdown_[static_cast<size_t>(s)] = f;
+  }
   now_ = 0;
   rated_ = model.shares_mac_rate();
   progress_ = progress_at_ = 0;
@@ -268,7 +278,8 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac");
+  const double mac =
+      checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown_[static_cast<size_t>(c.sm)];
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
@@ -516,7 +527,8 @@ void Simulator::pop_mac_starts() {
 
 void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
-  const double end = progress_ + iters;
+  // A slower SM needs more progress of the shared clock for the same iterations.
+  const double end = progress_ + iters * sm_slowdown_[static_cast<size_t>(ctas_[cta].sm)];
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
 }

@@ -142,6 +142,9 @@ class Simulator {
   std::vector<int32_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
   int64_t distinct_rows_ = 0, distinct_cols_ = 0;
   bool track_working_set_ = false;
+  PanelLag panel_lag_;               // of the plan, when the working set is tracked
+  std::vector<double> sm_slowdown_;  // CostModel::sm_slowdown per SM
+  PanelLagScratch panel_lag_scratch_;
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;
   int64_t next_to_dispatch_ = 0;

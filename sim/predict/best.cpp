@@ -85,7 +85,7 @@ double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptio
       p.separate_reduction) {
     return 0;
   }
-  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};
+  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};  // split-K: no panel gaps
   double per_tile = 0;
   Segment seg;  // tile 0: all its rows are inside the problem if any tile's are
   for (int64_t s = 0; s < p.splits; ++s) {

@@ -1,12 +1,15 @@
-// The r4 terms of the `calibrated` model against hand-derived figures: DRAM bytes by the working
-// set in flight (in step vs scattered), out-of-bounds box rows, shared-memory operand reads per
-// k-tile of the wgmma kernel, and the model's pipes that read them.
+// The r4 and r5 terms of the `calibrated` model against hand-derived figures: DRAM bytes by the
+// working set in flight (in step vs scattered) and by Stream-K's panel reuse gaps, out-of-bounds
+// box rows, shared-memory operand reads per k-tile of the wgmma kernel, the kernel's stage ring
+// and load latency, and the model's pipes that read them.
 #include <doctest/doctest.h>
 
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
+#include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
+#include "sim/gpu/simulator.hpp"
 
 namespace lw {
 
@@ -88,6 +91,105 @@ TEST_CASE("the out-of-bounds and shared-memory pipes and the cluster k-tile cost
   const Plan sq21 = dp_plan(Problem{4096, 4096, 4096}, kSquare, ClusterShape{2, 1});
   CHECK(m->iter_time(sq21, CostContext{132, 132}) == doctest::Approx(0.25).epsilon(1e-6));
   CHECK(m->iter_time(sq, CostContext{132, 132}) < 1e-6);
+}
+
+TEST_CASE("DRAM share by Stream-K's panel reuse gaps") {
+  // tests/decomp/panel_lag_test.cpp's plan: 128x640x512 on 4 SMs, A gaps all 2 k-tiles, B never
+  // shared. A+B = (128 + 640) x 512 x 2 B = 0.75 MiB. 4 busy CTAs x 32 KiB x 2 k-tiles = 0.25 MiB
+  // between two fetches of an A slice: at an L2 of 0.25 MiB, miss 1 / (1 + 1) = 0.5; B all first
+  // fetches: 1. A and B 128 rows each: (0.5 + 1) / 2 = 0.75.
+  const Plan p = plan_schedule("streamk", Problem{128, 640, 512}, kSquare, GpuShape{4, 1},
+                               Reduction::Deterministic)
+                     .plan;
+  PanelLagScratch scratch;
+  const PanelLag lag = panel_lag(p, scratch);
+  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25, lag, 1.0) == doctest::Approx(0.75));
+  // Scale 2: 0.5 MiB between fetches, (0.5 / 0.25)^4 = 16: miss 16 / 17.
+  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25, lag, 2.0) ==
+        doctest::Approx((16.0 / 17.0 + 1.0) / 2.0));
+  // Capped at the footprint: an L2 of 0.75 MiB keeps an A slice whatever the gap (miss 1/2 at
+  // the cap, 0.75 MiB = L2), never worse.
+  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.75, lag, 1e6) == doctest::Approx(0.75));
+  // Scale 0: the working-set rule, as before the term.
+  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25, lag, 0.0) ==
+        doctest::Approx(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25)));
+}
+
+TEST_CASE("the simulator hands the plan's reuse gaps to the model") {
+  // The plan above with only the DRAM pipe and no fixed costs: the 4 CTAs run 10 k-tiles each in
+  // step (no fixup waits: every partial is stored before its owner needs it). A k-tile moves
+  // 4 x 32 KiB x 0.75 = 98304 B at 0.098304 GB/s: 1000 us; the makespan is 10 of them.
+  ParamValues v{{"mma_tflops_per_sm", kOff}, {"l2_lines_per_us", kOff},
+                {"dram_gb_per_s", 0.098304}, {"l2_reuse_mib", 0.25},
+                {"reuse_lag_scale", 1.0},    {"epilogue_us", 0.0},
+                {"store_us", 0.0},           {"load_us", 0.0},
+                {"accumulate_us", 0.0},      {"flag_us", 0.0},
+                {"prologue_us", 0.0},        {"launch_us", 0.0}};
+  GpuSpec four = gpu_preset("h200");
+  four.sms = 4;
+  const auto m = make_model("calibrated", v, four);
+  const Plan p = plan_schedule("streamk", Problem{128, 640, 512}, kSquare, GpuShape{4, 1},
+                               Reduction::Deterministic)
+                     .plan;
+  SimOptions o;
+  o.sms = 4;
+  Simulator sim;
+  CHECK(sim.run(p, *m, o).makespan == doctest::Approx(10000.0).epsilon(1e-6));
+}
+
+TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends them") {
+  // 256x256x640 on 2 SMs, dp: 4 tiles of 10 k-tiles at 1 us each (2 x 128 x 128 x 64 FLOPs at
+  // 2.097152 TFLOP/s), no other cost. Spread 1: SM 0 runs at 1x, SM 1 at 1 + frac(0.618) =
+  // 1.618x. SM 0: tiles 0 and 2 over [0, 20]; SM 1: tile 1 over [0, 16.18], then tile 3 (the
+  // next CTA waits for a free SM) until 32.36.
+  ParamValues v{{"mma_tflops_per_sm", 2.097152},
+                {"l2_lines_per_us", kOff},
+                {"dram_gb_per_s", kOff},
+                {"sm_speed_spread", 1.0},
+                {"epilogue_us", 0.0},
+                {"store_us", 0.0},
+                {"load_us", 0.0},
+                {"accumulate_us", 0.0},
+                {"flag_us", 0.0},
+                {"prologue_us", 0.0},
+                {"launch_us", 0.0}};
+  GpuSpec two = gpu_preset("h200");
+  two.sms = 2;
+  const Plan p =
+      plan_schedule("dp", Problem{256, 256, 640}, kSquare, GpuShape{2, 1}, Reduction::Deterministic)
+          .plan;
+  SimOptions o;
+  o.sms = 2;
+  Simulator sim;
+  CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
+        doctest::Approx(2 * 10.0 * 1.6180339887).epsilon(1e-6));
+  v["sm_speed_spread"] = 0.0;  // off: two waves of 10 us
+  CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
+        doctest::Approx(20.0).epsilon(1e-6));
+}
+
+TEST_CASE("the wgmma kernel's stage ring and the load-latency pipe") {
+  // Shared memory for stages: 232448 - 1024 (alignment) - 128 (mbarriers) - 8 warps x 16 rows x
+  // 144 B (epilogue staging, 18432) = 212864 B. 64x128: 24 KiB a stage, 8.66 -> 8 (the cap);
+  // 128x128: 32 KiB, 6.5 -> 6; 64x256 and 128x192: 40 KiB, 5.2 -> 5; 256x128: 48 KiB, 4.3 -> 4.
+  CHECK(wgmma_stages(TileShape{64, 128, 64}) == 8);
+  CHECK(wgmma_stages(TileShape{128, 128, 64}) == 6);
+  CHECK(wgmma_stages(TileShape{64, 256, 64}) == 5);
+  CHECK(wgmma_stages(TileShape{128, 192, 64}) == 5);
+  CHECK(wgmma_stages(TileShape{256, 128, 64}) == 4);
+  // 1.2 us of latency over the ring: 0.15 us a k-tile at 8 stages, 0.2 at 6, 0.3 at 4.
+  ParamValues latency{{"mma_tflops_per_sm", kOff},
+                      {"l2_lines_per_us", kOff},
+                      {"dram_gb_per_s", kOff},
+                      {"load_latency_us", 1.2}};
+  const auto m = make_model("calibrated", latency, gpu_preset("h200"));
+  const Problem big{4096, 4096, 4096};
+  CHECK(m->iter_time(dp_plan(big, TileShape{64, 128, 64}), CostContext{132, 132}) ==
+        doctest::Approx(0.15).epsilon(1e-6));
+  CHECK(m->iter_time(dp_plan(big, kSquare), CostContext{132, 1}) ==
+        doctest::Approx(0.2).epsilon(1e-6));
+  CHECK(m->iter_time(dp_plan(big, TileShape{256, 128, 64}), CostContext{132, 132}) ==
+        doctest::Approx(0.3).epsilon(1e-6));
 }
 
 }  // namespace lw

@@ -1,0 +1,90 @@
+// Panel reuse gaps: walks every CTA of a Stream-K plan, takes each segment's phase and, per operand
+// panel, the phase distance to the segment of another tile that fetched its slices last.
+#include "sim/decomp/panel_lag.hpp"
+
+#include <algorithm>
+
+#include "sim/decomp/walk.hpp"
+
+namespace lw {
+
+namespace {
+
+bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
+  return x.tile != y.tile && x.k_begin < y.k_end && y.k_begin < x.k_end;
+}
+
+// Sorted by panel, then phase from high (fetches first) to low; each segment's gap to the nearest
+// earlier fetcher.
+void set_gaps(std::vector<PanelSegment>& v) {
+  std::sort(v.begin(), v.end(), [](const PanelSegment& x, const PanelSegment& y) {
+    if (x.panel != y.panel) return x.panel < y.panel;
+    if (x.phase != y.phase) return x.phase > y.phase;
+    if (x.tile != y.tile) return x.tile < y.tile;
+    return x.k_begin < y.k_begin;
+  });
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i].gap = kFirstFetch;
+    for (size_t step = 1; step <= static_cast<size_t>(kPanelLagSearch) && step <= i; ++step) {
+      const PanelSegment& earlier = v[i - step];
+      if (earlier.panel != v[i].panel) break;
+      if (!share_a_k(v[i], earlier)) continue;
+      v[i].gap = static_cast<double>(earlier.phase - v[i].phase);
+      break;
+    }
+  }
+}
+
+// Gap quantiles weighted by the segments' k-tiles.
+GapQuantiles quantiles(std::vector<PanelSegment>& v) {
+  std::sort(v.begin(), v.end(),
+            [](const PanelSegment& x, const PanelSegment& y) { return x.gap < y.gap; });
+  double total = 0;
+  for (const auto& s : v) total += static_cast<double>(s.k_end - s.k_begin);
+  GapQuantiles q{};
+  size_t i = 0;
+  double below = 0;  // k-tiles of v[0, i)
+  for (int j = 0; j < kGapQuantiles && !v.empty(); ++j) {
+    const double at = (static_cast<double>(j) + 0.5) / kGapQuantiles * total;
+    while (i + 1 < v.size() && below + static_cast<double>(v[i].k_end - v[i].k_begin) <= at) {
+      below += static_cast<double>(v[i].k_end - v[i].k_begin);
+      ++i;
+    }
+    q[static_cast<size_t>(j)] = v[i].gap;
+  }
+  return q;
+}
+
+// Every MAC segment of the launch, with its phase, into scratch.a (by tile row) and .b (column).
+void collect_segments(const Plan& p, PanelLagScratch& scratch) {
+  scratch.a.clear();
+  scratch.b.clear();
+  for (int64_t cta = 0; cta < p.grid; ++cta) {
+    CtaWalk w;
+    walk_begin(p, cta, w);
+    Segment s;
+    int64_t ran = 0;  // k-tiles this CTA ran before the segment
+    while (walk_next(p, w, s)) {
+      const int64_t phase = s.k_begin - ran;
+      scratch.a.push_back({tile_coord_m(p, s.tile), s.tile, s.k_begin, s.k_end, phase});
+      scratch.b.push_back({tile_coord_n(p, s.tile), s.tile, s.k_begin, s.k_end, phase});
+      ran += segment_iters(s);
+    }
+  }
+}
+
+}  // namespace
+
+PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
+  if (p.split_mode != SplitMode::EvenStream && p.split_mode != SplitMode::CutlassStream) return {};
+  collect_segments(p, scratch);
+  set_gaps(scratch.a);
+  set_gaps(scratch.b);
+  PanelLag lag;
+  lag.known = true;
+  lag.a_gaps = quantiles(scratch.a);
+  lag.b_gaps = quantiles(scratch.b);
+  return lag;
+}
+
+}  // namespace lw

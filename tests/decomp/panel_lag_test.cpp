@@ -1,0 +1,48 @@
+// Panel reuse gaps (sim/decomp/panel_lag.hpp) of plans derived by hand: paper Stream-K over one
+// tile row, where every tile shares A and none shares B, and plans whose tiles start in step.
+#include "sim/decomp/panel_lag.hpp"
+
+#include <doctest/doctest.h>
+
+#include "sim/decomp/planners/schedule.hpp"
+
+namespace lw {
+
+namespace {
+
+Plan plan(const char* schedule, const Problem& p, int64_t sms) {
+  return plan_schedule(schedule, p, TileShape{128, 128, 64}, GpuShape{sms, 1},
+                       Reduction::Deterministic)
+      .plan;
+}
+
+}  // namespace
+
+TEST_CASE("Stream-K over one tile row: A slices refetched 2 k-tiles apart, B never shared") {
+  // 128x640x512 on 4 SMs: 5 tiles (1 x 5) of 8 k-tiles, 40 k-tiles in 4 units of 10.
+  //   CTA 0: tile 0 k 0..8 (phase 0),  tile 1 k 0..2 after 8 (phase -8)
+  //   CTA 1: tile 1 k 2..8 (phase 2),  tile 2 k 0..4 after 6 (phase -6)
+  //   CTA 2: tile 2 k 4..8 (phase 4),  tile 3 k 0..6 after 4 (phase -4)
+  //   CTA 3: tile 3 k 6..8 (phase 6),  tile 4 k 0..8 after 2 (phase -2)
+  // A (one row, phases 6, 4, 2, 0, -2, -4, -6, -8): each segment's nearest earlier fetcher of a
+  // common k is the one 2 above it; the phase-6 segment (2 of 40 k-tiles) fetches first, below
+  // the first quantile (2.5 k-tiles): every quantile is 2. B: each column is one tile's.
+  const Plan p = plan("streamk", Problem{128, 640, 512}, 4);
+  REQUIRE(p.split_mode == SplitMode::EvenStream);
+  REQUIRE(p.grid == 4);
+  PanelLagScratch scratch;
+  const PanelLag lag = panel_lag(p, scratch);
+  CHECK(lag.known);
+  for (int i = 0; i < kGapQuantiles; ++i) {
+    CHECK(lag.a_gaps[static_cast<size_t>(i)] == 2.0);
+    CHECK(lag.b_gaps[static_cast<size_t>(i)] == kFirstFetch);
+  }
+}
+
+TEST_CASE("data-parallel and split-K tiles start in step: no gaps") {
+  PanelLagScratch scratch;
+  CHECK_FALSE(panel_lag(plan("dp", Problem{4096, 4096, 4096}, 132), scratch).known);
+  CHECK_FALSE(panel_lag(plan("splitk:4", Problem{512, 512, 8192}, 132), scratch).known);
+}
+
+}  // namespace lw
