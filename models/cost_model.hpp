@@ -58,9 +58,9 @@ class CostModel {
   // is at least 1, and the working set is filled in when uses_working_set(). Must not depend on
   // anything else that changes during a simulation.
   virtual double iter_time(const Plan& /*p*/, const CostContext& /*c*/) const { return 0; }
-  // A MAC loop on SM `sm` of `sms` takes this many times as long as iter_time / mac say (>= 1):
-  // the spread of the SMs' speeds. The simulator asks once per SM and run.
-  virtual double sm_slowdown(int64_t /*sm*/, int64_t /*sms*/) const { return 1.0; }
+  // A MAC loop that starts on SM `sm` in context `c` takes this many times as long as iter_time /
+  // mac say (>= 1): the spread of the SMs' speeds. The simulator asks at every loop start.
+  virtual double sm_slowdown(int64_t /*sm*/, const CostContext& /*c*/) const { return 1.0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the

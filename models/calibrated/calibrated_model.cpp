@@ -93,11 +93,14 @@ class CalibratedModel final : public CostModel {
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
-  // SM speeds spread evenly over [1, 1 + sm_speed_spread] in a fixed low-discrepancy order (the
-  // golden-ratio Weyl sequence), so any run of consecutive SMs holds slow and fast ones alike.
-  double sm_slowdown(int64_t sm, int64_t) const override {
+  // SM speeds spread evenly over [1, 1 + sm_speed_spread x busy share] in a fixed low-discrepancy
+  // order (the golden-ratio Weyl sequence), so any run of consecutive SMs holds slow and fast ones
+  // alike; the spread grows with the SMs busy when the loop starts (contention).
+  double sm_slowdown(int64_t sm, const CostContext& c) const override {
+    if (sm_spread_ <= 0 || c.sms <= 0) return 1.0;
     const double position = static_cast<double>(sm) * kGoldenRatioConjugate;
-    return 1.0 + sm_spread_ * (position - std::floor(position));
+    const double load = static_cast<double>(c.busy_sms) / static_cast<double>(c.sms);
+    return 1.0 + sm_spread_ * std::min(1.0, load) * (position - std::floor(position));
   }
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
     return epilogue_ * area(p);
@@ -219,8 +222,8 @@ ModelInfo calibrated_model_info() {
            "the kernel's ring of wgmma_stages(tile) stages in flight (sim/decomp/"
            "kernel_configs.hpp) a k-tile takes at least this / stages; 0 = the pipe off"},
           {"sm_speed_spread", "x", 0.0, kScaleOrOffRange,
-           "spread of the SMs' speeds: MAC loops on SM s take 1 + this x frac(s x 0.618...) "
-           "times as long (slowest SM / fastest - 1; a persistent or one-wave plan waits for its "
+           "spread of the SMs' speeds under full load: a MAC loop on SM s takes 1 + this x busy "
+           "share x frac(s x 0.618...) times as long (a persistent or one-wave plan waits for its "
            "slowest SM, a many-wave one is balanced by dispatch); 0 = all alike"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},

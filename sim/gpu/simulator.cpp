@@ -26,6 +26,13 @@ double checked(double time, const char* what) {
 
 }  // namespace
 
+double Simulator::sm_slowdown(int64_t sm, const CostContext& ctx) const {
+  const double f = model_->sm_slowdown(sm, ctx);
+  if (std::isfinite(f) && f >= 1.0) return f;
+  throw std::runtime_error("the cost model gave sm_slowdown a factor of " + std::to_string(f) +
+                           " (must be finite and >= 1)");
+}
+
 CostContext Simulator::context() const {
   return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
                      distinct_cols_, panel_lag_};
@@ -76,15 +83,6 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   distinct_rows_ = 0;
   distinct_cols_ = 0;
   panel_lag_ = track_working_set_ ? panel_lag(plan, panel_lag_scratch_) : PanelLag{};
-  sm_slowdown_.resize(static_cast<size_t>(opt_.sms));
-  for (int64_t s = 0; s < opt_.sms; ++s) {
-    const double f = model.sm_slowdown(s, opt_.sms);
-    if (!(std::isfinite(f) && f >= 1.0)) {
-      throw std::runtime_error("the cost model gave sm_slowdown a factor of " + std::to_string(f) +
-                               " (must be finite and >= 1)");
-    }
-    sm_slowdown_[static_cast<size_t>(s)] = f;
-  }
   now_ = 0;
   rated_ = model.shares_mac_rate();
   progress_ = progress_at_ = 0;
@@ -278,8 +276,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double mac =
-      checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown_[static_cast<size_t>(c.sm)];
+  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm, ctx);
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
@@ -528,7 +525,7 @@ void Simulator::pop_mac_starts() {
 void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
   // A slower SM needs more progress of the shared clock for the same iterations.
-  const double end = progress_ + iters * sm_slowdown_[static_cast<size_t>(ctas_[cta].sm)];
+  const double end = progress_ + iters * sm_slowdown(ctas_[cta].sm, context());
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
 }

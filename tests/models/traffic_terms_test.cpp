@@ -163,7 +163,18 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
   Simulator sim;
   CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
         doctest::Approx(2 * 10.0 * 1.6180339887).epsilon(1e-6));
+  // The spread scales with the busy share at the loop's start: 2 tiles on 4 SMs run on SMs 0
+  // and 1 with half the SMs busy, SM 1 at 1 + 0.5 x 0.618 = 1.309x.
+  GpuSpec four = two;
+  four.sms = 4;
+  o.sms = 4;
+  const Plan p2 =
+      plan_schedule("dp", Problem{128, 256, 640}, kSquare, GpuShape{4, 1}, Reduction::Deterministic)
+          .plan;
+  CHECK(sim.run(p2, *make_model("calibrated", v, four), o).makespan ==
+        doctest::Approx(10.0 * (1.0 + 0.5 * 0.6180339887)).epsilon(1e-6));
   v["sm_speed_spread"] = 0.0;  // off: two waves of 10 us
+  o.sms = 2;
   CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
         doctest::Approx(20.0).epsilon(1e-6));
 }
