@@ -20,7 +20,7 @@ struct CostContext {
   int64_t active_tile_rows = 0;
   int64_t active_tile_cols = 0;
   // How far apart in K the tiles sharing a panel walk (one value per run; filled in when
-  // uses_working_set()).
+  // uses_panel_lag()).
   PanelLag panel_lag{};
 };
 
@@ -47,6 +47,10 @@ class CostModel {
   // True if the model reads CostContext::active_tile_rows/cols (the simulator tracks them only
   // then).
   virtual bool uses_working_set() const { return false; }
+  // True if the model reads CostContext::panel_lag (the simulator computes it only then). Such a
+  // model must not read the working set for a plan whose lag is known (the simulator does not
+  // track it there).
+  virtual bool uses_panel_lag() const { return false; }
   // Processor sharing of the MAC loop. A model whose MAC iteration time depends on the busy-SM
   // count (or the working set) returns true here; its mac() must then equal segment_iters x
   // iter_time(context). The simulator re-rates every MAC loop in flight whenever the busy-SM count
@@ -58,9 +62,11 @@ class CostModel {
   // is at least 1, and the working set is filled in when uses_working_set(). Must not depend on
   // anything else that changes during a simulation.
   virtual double iter_time(const Plan& /*p*/, const CostContext& /*c*/) const { return 0; }
-  // A MAC loop that starts on SM `sm` in context `c` takes this many times as long as iter_time /
-  // mac say (>= 1): the spread of the SMs' speeds. The simulator asks at every loop start.
-  virtual double sm_slowdown(int64_t /*sm*/, const CostContext& /*c*/) const { return 1.0; }
+  // The spread of the SMs' speeds: a MAC loop that starts on SM `sm` of `sms` while a share u of
+  // the SMs is busy takes 1 + sm_spread(sm, sms) x u times as long as iter_time / mac say
+  // (sm_spread >= 0). The simulator asks once per SM and run when slows_sms().
+  virtual bool slows_sms() const { return false; }
+  virtual double sm_spread(int64_t /*sm*/, int64_t /*sms*/) const { return 0.0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the

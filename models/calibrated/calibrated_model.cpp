@@ -29,6 +29,8 @@ constexpr double kBytesPerGb = 1e9;
 constexpr double kReferenceTileElems = 128.0 * 128.0;
 // (sqrt(5) - 1) / 2: multiples of it modulo 1 fill [0, 1) as evenly as any sequence can.
 constexpr double kGoldenRatioConjugate = 0.6180339887498949;
+// SM speed classes of sm_speed_spread (slowest = 1 + spread, fastest = 1).
+constexpr double kSpeedClasses = 8.0;
 
 }  // namespace
 
@@ -71,6 +73,8 @@ class CalibratedModel final : public CostModel {
   }
   bool shares_mac_rate() const override { return true; }
   bool uses_working_set() const override { return l2_reuse_mib_ > 0; }
+  bool uses_panel_lag() const override { return l2_reuse_mib_ > 0 && lag_scale_ > 0; }
+  bool slows_sms() const override { return sm_spread_ > 0; }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
@@ -93,14 +97,14 @@ class CalibratedModel final : public CostModel {
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
-  // SM speeds spread evenly over [1, 1 + sm_speed_spread x busy share] in a fixed low-discrepancy
-  // order (the golden-ratio Weyl sequence), so any run of consecutive SMs holds slow and fast ones
-  // alike; the spread grows with the SMs busy when the loop starts (contention).
-  double sm_slowdown(int64_t sm, const CostContext& c) const override {
-    if (sm_spread_ <= 0 || c.sms <= 0) return 1.0;
+  // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] (at full load; the
+  // simulator scales by the busy share at the loop's start, for contention), assigned in a fixed
+  // low-discrepancy order (the golden-ratio Weyl sequence), so any run of consecutive SMs holds
+  // slow and fast ones alike. Few classes keep a wave's loop ends on few distinct times.
+  double sm_spread(int64_t sm, int64_t) const override {
     const double position = static_cast<double>(sm) * kGoldenRatioConjugate;
-    const double load = static_cast<double>(c.busy_sms) / static_cast<double>(c.sms);
-    return 1.0 + sm_spread_ * std::min(1.0, load) * (position - std::floor(position));
+    const double speed_class = std::floor((position - std::floor(position)) * kSpeedClasses);
+    return sm_spread_ * speed_class / (kSpeedClasses - 1);
   }
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
     return epilogue_ * area(p);
@@ -154,6 +158,7 @@ class CalibratedModel final : public CostModel {
   }
   double dram_share(const Plan& p, double busy, const CostContext& c) const {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
+    // (With known gaps and lag_scale_ > 0 the working set is not read: uses_panel_lag().)
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
                                               l2_reuse_mib_, c.panel_lag, lag_scale_);
   }
@@ -223,8 +228,9 @@ ModelInfo calibrated_model_info() {
            "kernel_configs.hpp) a k-tile takes at least this / stages; 0 = the pipe off"},
           {"sm_speed_spread", "x", 0.0, kScaleOrOffRange,
            "spread of the SMs' speeds under full load: a MAC loop on SM s takes 1 + this x busy "
-           "share x frac(s x 0.618...) times as long (a persistent or one-wave plan waits for its "
-           "slowest SM, a many-wave one is balanced by dispatch); 0 = all alike"},
+           "share x c / 7 times as long, c = floor(8 frac(s x 0.618...)) of 8 speed classes (a "
+           "persistent or one-wave plan waits for its slowest SM, a many-wave one is balanced by "
+           "dispatch); 0 = all alike"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"epilogue_us", "us", 2.0, kTimeRange,

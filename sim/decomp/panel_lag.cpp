@@ -3,12 +3,26 @@
 #include "sim/decomp/panel_lag.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "sim/decomp/walk.hpp"
 
 namespace lw {
 
 namespace {
+
+// The sort key: the panel in the high 32 bits, the phase counted down from the top of the low 32
+// (clamped to +-(2^31 - 1) k-tiles: only the order of phases that far apart could change, and
+// their gaps are far beyond any L2 either way).
+uint64_t order_key(int64_t panel, int64_t phase) {
+  constexpr int64_t kTop = std::numeric_limits<int32_t>::max();
+  return (static_cast<uint64_t>(panel) << 32) |
+         static_cast<uint32_t>(kTop - std::clamp(phase, -kTop, kTop));
+}
+
+bool same_panel(const PanelSegment& x, const PanelSegment& y) {
+  return (x.order >> 32) == (y.order >> 32);
+}
 
 bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
   return x.tile != y.tile && x.k_begin < y.k_end && y.k_begin < x.k_end;
@@ -18,16 +32,13 @@ bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
 // earlier fetcher.
 void set_gaps(std::vector<PanelSegment>& v) {
   std::sort(v.begin(), v.end(), [](const PanelSegment& x, const PanelSegment& y) {
-    if (x.panel != y.panel) return x.panel < y.panel;
-    if (x.phase != y.phase) return x.phase > y.phase;
-    if (x.tile != y.tile) return x.tile < y.tile;
-    return x.k_begin < y.k_begin;
+    return x.order < y.order || (x.order == y.order && x.tile < y.tile);
   });
   for (size_t i = 0; i < v.size(); ++i) {
     v[i].gap = kFirstFetch;
     for (size_t step = 1; step <= static_cast<size_t>(kPanelLagSearch) && step <= i; ++step) {
       const PanelSegment& earlier = v[i - step];
-      if (earlier.panel != v[i].panel) break;
+      if (!same_panel(earlier, v[i])) break;
       if (!share_a_k(v[i], earlier)) continue;
       v[i].gap = static_cast<double>(earlier.phase - v[i].phase);
       break;
@@ -66,8 +77,10 @@ void collect_segments(const Plan& p, PanelLagScratch& scratch) {
     int64_t ran = 0;  // k-tiles this CTA ran before the segment
     while (walk_next(p, w, s)) {
       const int64_t phase = s.k_begin - ran;
-      scratch.a.push_back({tile_coord_m(p, s.tile), s.tile, s.k_begin, s.k_end, phase});
-      scratch.b.push_back({tile_coord_n(p, s.tile), s.tile, s.k_begin, s.k_end, phase});
+      scratch.a.push_back(
+          {order_key(tile_coord_m(p, s.tile), phase), s.tile, s.k_begin, s.k_end, phase});
+      scratch.b.push_back(
+          {order_key(tile_coord_n(p, s.tile), phase), s.tile, s.k_begin, s.k_end, phase});
       ran += segment_iters(s);
     }
   }

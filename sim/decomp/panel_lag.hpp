@@ -29,9 +29,10 @@ struct PanelLag {
   GapQuantiles b_gaps{};
 };
 
-// One segment of the plan as the gap computation sees it.
+// One segment of the plan as the gap computation sees it (sorted by `order`: panel ascending,
+// then phase descending, packed in one key so the sort compares one integer).
 struct PanelSegment {
-  int64_t panel = 0;  // the tile row (A) or column (B)
+  uint64_t order = 0;
   int64_t tile = 0;
   int64_t k_begin = 0, k_end = 0;
   int64_t phase = 0;

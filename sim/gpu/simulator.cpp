@@ -26,13 +26,6 @@ double checked(double time, const char* what) {
 
 }  // namespace
 
-double Simulator::sm_slowdown(int64_t sm, const CostContext& ctx) const {
-  const double f = model_->sm_slowdown(sm, ctx);
-  if (std::isfinite(f) && f >= 1.0) return f;
-  throw std::runtime_error("the cost model gave sm_slowdown a factor of " + std::to_string(f) +
-                           " (must be finite and >= 1)");
-}
-
 CostContext Simulator::context() const {
   return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
                      distinct_cols_, panel_lag_};
@@ -77,12 +70,25 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   sm_busy_.assign(static_cast<size_t>(opt_.sms), 0.0);
   sm_wait_.assign(static_cast<size_t>(opt_.sms), 0.0);
   busy_sms_ = 0;
-  track_working_set_ = model.uses_working_set();
+  panel_lag_ = model.uses_panel_lag() ? panel_lag(plan, panel_lag_scratch_) : PanelLag{};
+  // A plan priced by its panel reuse gaps does not read the working set (CostModel).
+  track_working_set_ = model.uses_working_set() && !panel_lag_.known;
   rows_in_flight_.assign(static_cast<size_t>(plan.tiles_m), 0);
   cols_in_flight_.assign(static_cast<size_t>(plan.tiles_n), 0);
   distinct_rows_ = 0;
   distinct_cols_ = 0;
-  panel_lag_ = track_working_set_ ? panel_lag(plan, panel_lag_scratch_) : PanelLag{};
+  slows_sms_ = model.slows_sms();
+  if (slows_sms_) {
+    sm_spread_.resize(static_cast<size_t>(opt_.sms));
+    for (int64_t s = 0; s < opt_.sms; ++s) {
+      const double f = model.sm_spread(s, opt_.sms);
+      if (!(std::isfinite(f) && f >= 0.0)) {
+        throw std::runtime_error("the cost model gave sm_spread a value of " + std::to_string(f) +
+                                 " (must be finite and >= 0)");
+      }
+      sm_spread_[static_cast<size_t>(s)] = f;
+    }
+  }
   now_ = 0;
   rated_ = model.shares_mac_rate();
   progress_ = progress_at_ = 0;
@@ -276,7 +282,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm, ctx);
+  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm);
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
@@ -525,7 +531,7 @@ void Simulator::pop_mac_starts() {
 void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
   // A slower SM needs more progress of the shared clock for the same iterations.
-  const double end = progress_ + iters * sm_slowdown(ctas_[cta].sm, context());
+  const double end = progress_ + iters * sm_slowdown(ctas_[cta].sm);
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
 }

@@ -123,7 +123,11 @@ class Simulator {
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
   double compute_mac_end();
   void start_rated_mac(int64_t cta, double iters);
-  double sm_slowdown(int64_t sm, const CostContext& ctx) const;
+  double sm_slowdown(int64_t sm) const {  // CostModel::sm_spread at the busy share now
+    if (!slows_sms_) return 1.0;
+    return 1.0 + sm_spread_[static_cast<size_t>(sm)] * static_cast<double>(busy_sms_) /
+                     static_cast<double>(opt_.sms);
+  }
   void schedule_rated_mac(int64_t cta, double t);
   bool complete_mac_loop(double t_mac);
   void pop_mac_starts();
@@ -143,7 +147,9 @@ class Simulator {
   std::vector<int32_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
   int64_t distinct_rows_ = 0, distinct_cols_ = 0;
   bool track_working_set_ = false;
-  PanelLag panel_lag_;  // of the plan, when the working set is tracked
+  PanelLag panel_lag_;  // of the plan, when the model uses it
+  bool slows_sms_ = false;
+  std::vector<double> sm_spread_;  // CostModel::sm_spread per SM, when slows_sms_
   PanelLagScratch panel_lag_scratch_;
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;

@@ -139,9 +139,9 @@ TEST_CASE("the simulator hands the plan's reuse gaps to the model") {
 
 TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends them") {
   // 256x256x640 on 2 SMs, dp: 4 tiles of 10 k-tiles at 1 us each (2 x 128 x 128 x 64 FLOPs at
-  // 2.097152 TFLOP/s), no other cost. Spread 1: SM 0 runs at 1x, SM 1 at 1 + frac(0.618) =
-  // 1.618x. SM 0: tiles 0 and 2 over [0, 20]; SM 1: tile 1 over [0, 16.18], then tile 3 (the
-  // next CTA waits for a free SM) until 32.36.
+  // 2.097152 TFLOP/s), no other cost. Spread 1: SM 0 is in speed class floor(8 x 0) = 0 (1x),
+  // SM 1 in class floor(8 x 0.618) = 4 (1 + 4/7 = 1.571x). SM 0: tiles 0 and 2 over [0, 20];
+  // SM 1: tile 1 over [0, 15.71], then tile 3 (the next CTA waits for a free SM) until 31.43.
   ParamValues v{{"mma_tflops_per_sm", 2.097152},
                 {"l2_lines_per_us", kOff},
                 {"dram_gb_per_s", kOff},
@@ -162,9 +162,9 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
   o.sms = 2;
   Simulator sim;
   CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
-        doctest::Approx(2 * 10.0 * 1.6180339887).epsilon(1e-6));
+        doctest::Approx(2 * 10.0 * (1.0 + 4.0 / 7.0)).epsilon(1e-6));
   // The spread scales with the busy share at the loop's start: 2 tiles on 4 SMs run on SMs 0
-  // and 1 with half the SMs busy, SM 1 at 1 + 0.5 x 0.618 = 1.309x.
+  // and 1 with half the SMs busy, SM 1 at 1 + 0.5 x 4/7 = 1.286x.
   GpuSpec four = two;
   four.sms = 4;
   o.sms = 4;
@@ -172,7 +172,7 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
       plan_schedule("dp", Problem{128, 256, 640}, kSquare, GpuShape{4, 1}, Reduction::Deterministic)
           .plan;
   CHECK(sim.run(p2, *make_model("calibrated", v, four), o).makespan ==
-        doctest::Approx(10.0 * (1.0 + 0.5 * 0.6180339887)).epsilon(1e-6));
+        doctest::Approx(10.0 * (1.0 + 0.5 * 4.0 / 7.0)).epsilon(1e-6));
   v["sm_speed_spread"] = 0.0;  // off: two waves of 10 us
   o.sms = 2;
   CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
