@@ -19,9 +19,9 @@ struct CostContext {
   // the GPU, this one included: the operand working set that L2 has to hold. 0 = unknown.
   int64_t active_tile_rows = 0;
   int64_t active_tile_cols = 0;
-  // How far apart in K the tiles sharing a panel walk (one value per run; filled in when
-  // uses_panel_lag()).
-  PanelLag panel_lag{};
+  // How far apart in K the tiles sharing a panel walk (one value per run, owned by the simulator;
+  // set when uses_panel_lag(), else null).
+  const PanelLag* panel_lag = nullptr;
 };
 
 class CostModel {

@@ -29,6 +29,8 @@ constexpr double kBytesPerGb = 1e9;
 constexpr double kReferenceTileElems = 128.0 * 128.0;
 // (sqrt(5) - 1) / 2: multiples of it modulo 1 fill [0, 1) as evenly as any sequence can.
 constexpr double kGoldenRatioConjugate = 0.6180339887498949;
+// The gaps of a context that carries none (a plan priced by the working set).
+const PanelLag kNoPanelLag{};
 // SM speed classes of sm_speed_spread (slowest = 1 + spread, fastest = 1).
 constexpr double kSpeedClasses = 8.0;
 
@@ -159,8 +161,9 @@ class CalibratedModel final : public CostModel {
   double dram_share(const Plan& p, double busy, const CostContext& c) const {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
     // (With known gaps and lag_scale_ > 0 the working set is not read: uses_panel_lag().)
+    const PanelLag& lag = c.panel_lag != nullptr ? *c.panel_lag : kNoPanelLag;
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
-                                              l2_reuse_mib_, c.panel_lag, lag_scale_);
+                                              l2_reuse_mib_, lag, lag_scale_);
   }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;

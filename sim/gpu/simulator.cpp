@@ -28,7 +28,7 @@ double checked(double time, const char* what) {
 
 CostContext Simulator::context() const {
   return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
-                     distinct_cols_, panel_lag_};
+                     distinct_cols_, &panel_lag_};
 }
 
 void Simulator::set_active(int64_t sm, int delta) {
