@@ -16,7 +16,7 @@ namespace lw {
 namespace {
 
 // Log-space parameters are clamped to start * exp(+-kMaxLogStep) so a flat direction cannot run
-// off.
+// off, and into the parameter's declared range (a model file must load again).
 constexpr double kMaxLogStep = 12.0;
 // Forward-difference step in log space for the Jacobian (one simulation of the training rows per
 // free parameter and one at x: half the cost of central differences, which the fit's time is).
@@ -26,6 +26,18 @@ constexpr double kMinParamUs = 1e-4;
 constexpr double kFlopsPerTflop = 1e12;
 constexpr double kUsPerS = 1e6;
 
+ValueRange declared_range(const std::string& name) {
+  for (const auto& p : calibrated_model_info().params) {
+    if (p.name == name) return p.range;
+  }
+  throw std::logic_error("no calibrated parameter '" + name + "'");
+}
+
+bool at_range_end(const std::string& name, double v) {
+  const ValueRange r = declared_range(name);
+  return v <= r.min || v >= r.max;
+}
+
 // Residuals r_i = sim_i / measured_i - 1 of the free parameters x (log of value / start).
 struct MakespanFunctor : Eigen::DenseFunctor<double> {
   MakespanFunctor(const std::vector<FitCase>& cases, const GpuSpec& gpu, const ParamValues& start,
@@ -34,13 +46,18 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
         cases_(cases),
         gpu_(gpu),
         start_(start),
-        free_(free) {}
+        free_(free) {
+    for (const auto& name : free_) ranges_.push_back(declared_range(name));
+  }
 
   ParamValues params_at(const InputType& x) const {
     ParamValues p = start_;
     for (size_t i = 0; i < free_.size(); ++i) {
       const double step = std::clamp(x[static_cast<Eigen::Index>(i)], -kMaxLogStep, kMaxLogStep);
-      p[free_[i]] = start_.at(free_[i]) * std::exp(step);
+      // Into the declared range (an exclusive lower bound is never reached from log space:
+      // start * exp(-kMaxLogStep) > 0).
+      p[free_[i]] =
+          std::clamp(start_.at(free_[i]) * std::exp(step), ranges_[i].min, ranges_[i].max);
     }
     return p;
   }
@@ -78,6 +95,7 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
   const GpuSpec& gpu_;
   ParamValues start_;
   std::vector<std::string> free_;
+  std::vector<ValueRange> ranges_;  // of the free parameters
   mutable int evaluations = 0;
 };
 
@@ -195,8 +213,10 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
   f.df(x, jac);
   std::vector<bool> at_bound;
   for (Eigen::Index j = 0; j < x.size(); ++j) {
+    const std::string& name = free[static_cast<size_t>(j)];
     at_bound.push_back(std::abs(x[j]) >= kMaxLogStep ||
-                       r.params.at(free[static_cast<size_t>(j)]) <= kMinParamUs * (1 + kLogStep));
+                       r.params.at(name) <= kMinParamUs * (1 + kLogStep) ||
+                       at_range_end(name, r.params.at(name)));
   }
   std::vector<std::string> fixed;
   for (const auto& p : info.params) {
