@@ -28,12 +28,34 @@ bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
   return x.tile != y.tile && x.k_begin < y.k_end && y.k_begin < x.k_end;
 }
 
-// Sorted by panel, then phase from high (fetches first) to low; each segment's gap to the nearest
-// earlier fetcher.
-void set_gaps(std::vector<PanelSegment>& v) {
-  std::sort(v.begin(), v.end(), [](const PanelSegment& x, const PanelSegment& y) {
-    return x.order < y.order || (x.order == y.order && x.tile < y.tile);
-  });
+uint64_t panel_of(const PanelSegment& s) { return s.order >> 32; }
+
+// `v` sorted by panel, then phase from high (fetches first) to low, then tile: bucketed by panel
+// (a counting sort, linear), each panel's run sorted on its own (short runs).
+void sort_by_panel(std::vector<PanelSegment>& v, PanelLagScratch& scratch) {
+  uint64_t panels = 0;
+  for (const auto& s : v) panels = std::max(panels, panel_of(s) + 1);
+  std::vector<size_t>& start = scratch.panel_start;
+  start.assign(static_cast<size_t>(panels) + 1, 0);
+  for (const auto& s : v) ++start[static_cast<size_t>(panel_of(s)) + 1];
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  scratch.sorted.resize(v.size());
+  for (const auto& s : v) scratch.sorted[start[static_cast<size_t>(panel_of(s))]++] = s;
+  v.swap(scratch.sorted);  // start[i] is now the end of panel i's run
+  size_t begin = 0;
+  for (const size_t end : start) {
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(begin),
+              v.begin() + static_cast<std::ptrdiff_t>(end),
+              [](const PanelSegment& x, const PanelSegment& y) {
+                return x.order < y.order || (x.order == y.order && x.tile < y.tile);
+              });
+    begin = end;
+  }
+}
+
+// Each segment's gap to the nearest earlier fetcher of its panel (`v` sorted by sort_by_panel).
+void set_gaps(std::vector<PanelSegment>& v, PanelLagScratch& scratch) {
+  sort_by_panel(v, scratch);
   for (size_t i = 0; i < v.size(); ++i) {
     v[i].gap = kFirstFetch;
     for (size_t step = 1; step <= static_cast<size_t>(kPanelLagSearch) && step <= i; ++step) {
@@ -47,21 +69,28 @@ void set_gaps(std::vector<PanelSegment>& v) {
 }
 
 // Gap quantiles weighted by the segments' k-tiles.
-GapQuantiles quantiles(std::vector<PanelSegment>& v) {
-  std::sort(v.begin(), v.end(),
-            [](const PanelSegment& x, const PanelSegment& y) { return x.gap < y.gap; });
+GapQuantiles quantiles(const std::vector<PanelSegment>& segments, PanelLagScratch& scratch) {
+  std::vector<std::pair<double, double>>& v = scratch.gaps;  // (gap, k-tiles), sorted by gap
+  v.clear();
   double total = 0;
-  for (const auto& s : v) total += static_cast<double>(s.k_end - s.k_begin);
+  for (const auto& s : segments) {
+    v.emplace_back(s.gap, static_cast<double>(s.k_end - s.k_begin));
+    total += v.back().second;
+  }
+  std::sort(v.begin(), v.end(),
+            [](const std::pair<double, double>& x, const std::pair<double, double>& y) {
+              return x.first < y.first;
+            });
   GapQuantiles q{};
   size_t i = 0;
   double below = 0;  // k-tiles of v[0, i)
   for (int j = 0; j < kGapQuantiles && !v.empty(); ++j) {
     const double at = (static_cast<double>(j) + 0.5) / kGapQuantiles * total;
-    while (i + 1 < v.size() && below + static_cast<double>(v[i].k_end - v[i].k_begin) <= at) {
-      below += static_cast<double>(v[i].k_end - v[i].k_begin);
+    while (i + 1 < v.size() && below + v[i].second <= at) {
+      below += v[i].second;
       ++i;
     }
-    q[static_cast<size_t>(j)] = v[i].gap;
+    q[static_cast<size_t>(j)] = v[i].first;
   }
   return q;
 }
@@ -91,12 +120,12 @@ void collect_segments(const Plan& p, PanelLagScratch& scratch) {
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
   if (p.split_mode != SplitMode::EvenStream && p.split_mode != SplitMode::CutlassStream) return {};
   collect_segments(p, scratch);
-  set_gaps(scratch.a);
-  set_gaps(scratch.b);
+  set_gaps(scratch.a, scratch);
+  set_gaps(scratch.b, scratch);
   PanelLag lag;
   lag.known = true;
-  lag.a_gaps = quantiles(scratch.a);
-  lag.b_gaps = quantiles(scratch.b);
+  lag.a_gaps = quantiles(scratch.a, scratch);
+  lag.b_gaps = quantiles(scratch.b, scratch);
   return lag;
 }
 

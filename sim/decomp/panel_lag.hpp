@@ -3,7 +3,9 @@
 // Host-only; read by cost models through the simulator (CostContext::panel_lag).
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/decomp/plan.hpp"
@@ -41,7 +43,9 @@ struct PanelSegment {
 
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
 struct PanelLagScratch {
-  std::vector<PanelSegment> a, b;
+  std::vector<PanelSegment> a, b, sorted;
+  std::vector<std::size_t> panel_start;
+  std::vector<std::pair<double, double>> gaps;  // (gap, k-tiles)
 };
 
 // Gaps of plans whose persistent CTAs walk Stream-K ranges (SplitMode::EvenStream,
