@@ -32,17 +32,21 @@ const ModelInfo& find_model(const std::string& name) {
   throw std::invalid_argument("unknown cost model '" + name + "' (known: " + known + ")");
 }
 
+const ParamSpec& find_param(const ModelInfo& info, const std::string& name,
+                            const std::string& where) {
+  const auto spec = std::find_if(info.params.begin(), info.params.end(),
+                                 [&](const ParamSpec& p) { return p.name == name; });
+  if (spec == info.params.end()) {
+    throw std::invalid_argument(where + ": model '" + info.name + "' has no parameter '" + name +
+                                "'");
+  }
+  return *spec;
+}
+
 void check_params(const ModelInfo& info, const ParamValues& values, const std::string& where) {
-  for (const auto& entry : values) {
-    const std::string& name = entry.first;  // (clang 14 cannot capture a structured binding)
-    const double value = entry.second;
-    const auto spec = std::find_if(info.params.begin(), info.params.end(),
-                                   [&](const ParamSpec& p) { return p.name == name; });
-    if (spec == info.params.end()) {
-      throw std::invalid_argument(where + ": model '" + info.name + "' has no parameter '" + name +
-                                  "'");
-    }
-    check_in_range(value, spec->range, where, name, spec->unit);
+  for (const auto& [name, value] : values) {
+    const ParamSpec& spec = find_param(info, name, where);
+    check_in_range(value, spec.range, where, name, spec.unit);
   }
 }
 

@@ -54,6 +54,9 @@ struct ModelInfo {
 
 const std::vector<ModelInfo>& model_registry();
 const ModelInfo& find_model(const std::string& name);  // throws std::invalid_argument
+// The parameter `name` of `info`; throws std::invalid_argument, one line starting with `where`.
+const ParamSpec& find_param(const ModelInfo& info, const std::string& name,
+                            const std::string& where = "--param");
 
 // Throws std::invalid_argument, one line starting with `where`, on a name `info` does not declare
 // or a value outside the parameter's declared range.

@@ -95,11 +95,9 @@ void split_cases(CalibrationRun& run) {
 // A term switched off: a pipe's rate held so high it costs nothing, a time held at 0, an L2 reuse
 // size at 0 (the footprint rule), a scale at 0.
 double off_value(const std::string& name) {
-  for (const auto& p : calibrated_model_info().params) {
-    if (p.name == name)
-      return p.unit == "us" || p.unit == "MiB" || p.unit == "x" ? 0.0 : kPipeOffRate;
-  }
-  throw std::logic_error("no calibrated parameter '" + name + "'");
+  const ModelInfo info = calibrated_model_info();
+  const std::string& unit = find_param(info, name, "calibrate").unit;
+  return unit == "us" || unit == "MiB" || unit == "x" ? 0.0 : kPipeOffRate;
 }
 
 // Holds the terms `off` at their off values in `start` and in `fo.fixed`.

@@ -27,10 +27,7 @@ constexpr double kFlopsPerTflop = 1e12;
 constexpr double kUsPerS = 1e6;
 
 ValueRange declared_range(const std::string& name) {
-  for (const auto& p : calibrated_model_info().params) {
-    if (p.name == name) return p.range;
-  }
-  throw std::logic_error("no calibrated parameter '" + name + "'");
+  return find_param(calibrated_model_info(), name, "calibrate").range;
 }
 
 bool at_range_end(const std::string& name, double v) {
@@ -75,13 +72,19 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
   int operator()(const InputType& x, ValueType& fvec) const {
     residuals(x, fvec);
     ++evaluations;
+    last_x_ = x;  // LM asks for the Jacobian at the point it evaluated last
+    last_fvec_ = fvec;
     return 0;
   }
 
   int df(const InputType& x, JacobianType& fjac) const {
     fjac.resize(values(), inputs());
     ValueType at, plus;
-    residuals(x, at);
+    if (last_x_.size() == x.size() && last_x_ == x) {
+      at = last_fvec_;
+    } else {
+      residuals(x, at);
+    }
     for (int j = 0; j < inputs(); ++j) {
       InputType xp = x;
       xp[j] += kLogStep;
@@ -97,6 +100,8 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
   std::vector<std::string> free_;
   std::vector<ValueRange> ranges_;  // of the free parameters
   mutable int evaluations = 0;
+  mutable InputType last_x_;  // the last point operator() evaluated, and its residuals
+  mutable ValueType last_fvec_;
 };
 
 const char* lm_status(Eigen::LevenbergMarquardtSpace::Status s) {

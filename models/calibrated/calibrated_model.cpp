@@ -1,15 +1,18 @@
-// `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of five pipes,
+// `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of six pipes,
 // each derived from what the k-tile computes and moves — tensor FLOPs and shared-memory operand
 // reads at the SM's rates; L2 requests, DRAM bytes and out-of-bounds box rows at the busy SMs'
-// share of the GPU's throughput — smoothly combined, plus fixed costs per k-tile (one more in a
-// cluster) and a penalty when K forbids vector loads. The DRAM bytes follow the working set in
-// flight when l2_reuse_mib > 0 (traffic::working_set_dram_fraction), else the footprint rule.
-// Fixups and epilogues scale with the tile's area. MAC loops are processor-shared
-// (shares_mac_rate): the simulator re-rates them on every change of busy SMs and working set. The
-// constants (prologue, pipeline restarts in the fixups) were fitted for one k step, the model
-// file's "tile": tiles of another k step are refused (config_error). Clusters 1x1, 2x1 and 1x2: a
-// CTA's A requests are divided by cluster.n and its B requests by cluster.m (multicast); a file
-// that lists the clusters its measurements covered ("clusters") refuses the others.
+// share of the GPU's throughput; the load latency over the kernel's ring of stages — smoothly
+// combined, plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids
+// vector loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
+// (traffic::working_set_dram_fraction), a Stream-K plan's panel reuse gaps as well when
+// reuse_lag_scale > 0 (traffic::gap_dram_fraction), else the footprint rule. SMs run at spread
+// speeds (sm_spread). Fixups and epilogues scale with the tile's area. MAC loops are
+// processor-shared (shares_mac_rate): the simulator re-rates them on every change of busy SMs and
+// working set. The constants (prologue, pipeline restarts in the fixups) were fitted for one k
+// step, the model file's "tile": tiles of another k step are refused (config_error). Clusters 1x1,
+// 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B requests by cluster.m
+// (multicast); a file that lists the clusters its measurements covered ("clusters") refuses the
+// others.
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -29,8 +32,6 @@ constexpr double kBytesPerGb = 1e9;
 constexpr double kReferenceTileElems = 128.0 * 128.0;
 // (sqrt(5) - 1) / 2: multiples of it modulo 1 fill [0, 1) as evenly as any sequence can.
 constexpr double kGoldenRatioConjugate = 0.6180339887498949;
-// The gaps of a context that carries none (a plan priced by the working set).
-const PanelLag kNoPanelLag{};
 // SM speed classes of sm_speed_spread (slowest = 1 + spread, fastest = 1).
 constexpr double kSpeedClasses = 8.0;
 
@@ -160,10 +161,12 @@ class CalibratedModel final : public CostModel {
   }
   double dram_share(const Plan& p, double busy, const CostContext& c) const {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
-    // (With known gaps and lag_scale_ > 0 the working set is not read: uses_panel_lag().)
-    const PanelLag& lag = c.panel_lag != nullptr ? *c.panel_lag : kNoPanelLag;
+    // A plan with known gaps is priced by them, without the working set (uses_panel_lag()).
+    if (lag_scale_ > 0 && c.panel_lag != nullptr && c.panel_lag->known) {
+      return traffic::gap_dram_fraction(p, busy, *c.panel_lag, lag_scale_, l2_reuse_mib_);
+    }
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
-                                              l2_reuse_mib_, lag, lag_scale_);
+                                              l2_reuse_mib_);
   }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;

@@ -82,9 +82,14 @@ inline double l2_requests_per_iter(const TileShape& t, int64_t k) {
 // the A rows (each loads 1/cluster.n of them and multicasts the slice), the cluster.m CTAs of a
 // cluster column share B likewise: tile.m / cluster.n A rows + tile.n / cluster.m B rows. 1x1:
 // tile.m + tile.n.
+inline double cta_a_rows(const TileShape& t, const ClusterShape& c) {
+  return static_cast<double>(t.m) / static_cast<double>(c.n);
+}
+inline double cta_b_rows(const TileShape& t, const ClusterShape& c) {
+  return static_cast<double>(t.n) / static_cast<double>(c.m);
+}
 inline double cta_operand_rows(const TileShape& t, const ClusterShape& c) {
-  return static_cast<double>(t.m) / static_cast<double>(c.n) +
-         static_cast<double>(t.n) / static_cast<double>(c.m);
+  return cta_a_rows(t, c) + cta_b_rows(t, c);
 }
 
 // Mean out-of-bounds operand rows per CTA and k-tile over the plan's tiles: the rows of the last
@@ -206,8 +211,8 @@ inline double gap_dram_fraction(const Plan& p, double busy_ctas, const PanelLag&
   const double mib_per_gap_iter =
       lag_scale * busy_ctas * cta_operand_bytes_per_iter(p.tile, p.cluster) / kBytesPerMiB;
   const double footprint_mib = unique_operand_bytes(p) / kBytesPerMiB;
-  const double a_rows = static_cast<double>(p.tile.m) / static_cast<double>(p.cluster.n);
-  const double b_rows = static_cast<double>(p.tile.n) / static_cast<double>(p.cluster.m);
+  const double a_rows = cta_a_rows(p.tile, p.cluster);
+  const double b_rows = cta_b_rows(p.tile, p.cluster);
   const double a_miss = gap_miss(lag.a_gaps, mib_per_gap_iter, footprint_mib, l2_reuse_mib);
   const double b_miss = gap_miss(lag.b_gaps, mib_per_gap_iter, footprint_mib, l2_reuse_mib);
   return (a_rows * a_miss + b_rows * b_miss) / (a_rows + b_rows);
@@ -221,14 +226,9 @@ inline double gap_dram_fraction(const Plan& p, double busy_ctas, const PanelLag&
 //   whole run fetches each byte once (compulsory_fraction); between the two by capacity_miss of
 //   the footprint;
 // - CTAs scattered over the tile space (rows x cols much more than busy tiles, Stream-K) reuse a
-//   panel only if L2 keeps it: their share of the panels' working set misses by capacity_miss;
-// - with lag_scale > 0, a plan whose panel reuse gaps are known (Stream-K) by gap_dram_fraction.
+//   panel only if L2 keeps it: their share of the panels' working set misses by capacity_miss.
 inline double working_set_dram_fraction(const Plan& p, double busy_ctas, int64_t rows, int64_t cols,
-                                        double l2_reuse_mib, const PanelLag& lag = {},
-                                        double lag_scale = 0.0) {
-  if (lag.known && lag_scale > 0) {
-    return gap_dram_fraction(p, busy_ctas, lag, lag_scale, l2_reuse_mib);
-  }
+                                        double l2_reuse_mib) {
   rows = std::max<int64_t>(1, rows);
   cols = std::max<int64_t>(1, cols);
   const double busy = std::max(1.0, busy_ctas);

@@ -20,15 +20,11 @@ uint64_t order_key(int64_t panel, int64_t phase) {
          static_cast<uint32_t>(kTop - std::clamp(phase, -kTop, kTop));
 }
 
-bool same_panel(const PanelSegment& x, const PanelSegment& y) {
-  return (x.order >> 32) == (y.order >> 32);
-}
+uint64_t panel_of(const PanelSegment& s) { return s.order >> 32; }
 
 bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
   return x.tile != y.tile && x.k_begin < y.k_end && y.k_begin < x.k_end;
 }
-
-uint64_t panel_of(const PanelSegment& s) { return s.order >> 32; }
 
 // `v` sorted by panel, then phase from high (fetches first) to low, then tile: bucketed by panel
 // (a counting sort, linear), each panel's run sorted on its own (short runs).
@@ -60,7 +56,7 @@ void set_gaps(std::vector<PanelSegment>& v, PanelLagScratch& scratch) {
     v[i].gap = kFirstFetch;
     for (size_t step = 1; step <= static_cast<size_t>(kPanelLagSearch) && step <= i; ++step) {
       const PanelSegment& earlier = v[i - step];
-      if (!same_panel(earlier, v[i])) break;
+      if (panel_of(earlier) != panel_of(v[i])) break;
       if (!share_a_k(v[i], earlier)) continue;
       v[i].gap = static_cast<double>(earlier.phase - v[i].phase);
       break;

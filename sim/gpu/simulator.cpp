@@ -18,10 +18,11 @@ constexpr int32_t kPriorityLaunch = 1;
 
 // A cost model's time for one action (`what`: the CostModel method), refused unless it is finite
 // and non-negative: a wrong time must stop the simulation, not print a wrong makespan.
-double checked(double time, const char* what) {
-  if (std::isfinite(time) && time >= 0) return time;
+// A model's answer (a time, or sm_spread's stretch per busy share): finite and >= 0.
+double checked(double value, const char* what) {
+  if (std::isfinite(value) && value >= 0) return value;
   throw std::runtime_error(std::string("the cost model gave ") + what + " a time of " +
-                           std::to_string(time) + " (must be finite and >= 0)");
+                           std::to_string(value) + " (must be finite and >= 0)");
 }
 
 }  // namespace
@@ -81,12 +82,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   if (slows_sms_) {
     sm_spread_.resize(static_cast<size_t>(opt_.sms));
     for (int64_t s = 0; s < opt_.sms; ++s) {
-      const double f = model.sm_spread(s, opt_.sms);
-      if (!(std::isfinite(f) && f >= 0.0)) {
-        throw std::runtime_error("the cost model gave sm_spread a value of " + std::to_string(f) +
-                                 " (must be finite and >= 0)");
-      }
-      sm_spread_[static_cast<size_t>(s)] = f;
+      sm_spread_[static_cast<size_t>(s)] = checked(model.sm_spread(s, opt_.sms), "sm_spread");
     }
   }
   now_ = 0;

@@ -103,16 +103,25 @@ TEST_CASE("DRAM share by Stream-K's panel reuse gaps") {
                      .plan;
   PanelLagScratch scratch;
   const PanelLag lag = panel_lag(p, scratch);
-  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25, lag, 1.0) == doctest::Approx(0.75));
+  CHECK(traffic::gap_dram_fraction(p, 4, lag, 1.0, 0.25) == doctest::Approx(0.75));
   // Scale 2: 0.5 MiB between fetches, (0.5 / 0.25)^4 = 16: miss 16 / 17.
-  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25, lag, 2.0) ==
+  CHECK(traffic::gap_dram_fraction(p, 4, lag, 2.0, 0.25) ==
         doctest::Approx((16.0 / 17.0 + 1.0) / 2.0));
   // Capped at the footprint: an L2 of 0.75 MiB keeps an A slice whatever the gap (miss 1/2 at
   // the cap, 0.75 MiB = L2), never worse.
-  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.75, lag, 1e6) == doctest::Approx(0.75));
-  // Scale 0: the working-set rule, as before the term.
-  CHECK(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25, lag, 0.0) ==
-        doctest::Approx(traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25)));
+  CHECK(traffic::gap_dram_fraction(p, 4, lag, 1e6, 0.75) == doctest::Approx(0.75));
+  // Scale 0: the model prices the plan by the working-set rule, as before the term, gaps or not.
+  const ParamValues ws{{"mma_tflops_per_sm", kOff},
+                       {"l2_lines_per_us", kOff},
+                       {"dram_gb_per_s", 1.0},
+                       {"l2_reuse_mib", 0.25},
+                       {"reuse_lag_scale", 0.0}};
+  const auto m = make_model("calibrated", ws, gpu_preset("h200"));
+  CHECK(m->iter_time(p, CostContext{4, 4, 1, 5, &lag}) ==
+        doctest::Approx(m->iter_time(p, CostContext{4, 4, 1, 5})));
+  CHECK(m->iter_time(p, CostContext{4, 4, 1, 5}) ==
+        doctest::Approx(4 * 32768 * traffic::working_set_dram_fraction(p, 4, 1, 5, 0.25) / 1e3)
+            .epsilon(1e-6));
 }
 
 TEST_CASE("the simulator hands the plan's reuse gaps to the model") {
