@@ -345,16 +345,25 @@ void md_terms(const CalibrationRun& run, std::ostringstream& md) {
 void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
   md << "## Fitted parameters\n\nse(ln) = standard error of the parameter's logarithm from "
         "the training Jacobian (identify.hpp); a parameter with se(ln) >= ln 2, at a bound, or "
-        "held fixed is **undetermined**: `predict` refuses a case it moves by more than 1 %.\n\n"
+        "held fixed is **undetermined**: `predict` refuses a case it moves by more than 1 %. A "
+        "**pinned** parameter is held at a value the model's physics gives, because the data "
+        "fix it only together with another (calibrate.cpp says which and why).\n\n"
         "| parameter | value | unit | start | se(ln) | determined | meaning "
         "|\n|---|---:|---|---:|---:|---|---|\n";
-  const auto& und = run.fit.identifiability.undetermined;
+  const Identifiability& id = run.fit.identifiability;
+  const auto has = [](const std::vector<std::string>& v, const std::string& name) {
+    return std::find(v.begin(), v.end(), name) != v.end();
+  };
   for (const auto& p : calibrated_model_info().params) {
-    const double se = run.fit.identifiability.log_se.at(p.name);
-    const bool det = std::find(und.begin(), und.end(), p.name) == und.end();
+    const double se = id.log_se.at(p.name);
+    const bool pinned = has(id.pinned, p.name);
+    const char* determined = pinned ? "pinned" : has(id.undetermined, p.name) ? "**no**" : "yes";
     md << "| `" << p.name << "` | " << f3(run.fit.params.at(p.name)) << " | " << p.unit << " | "
-       << f3(run.fit.start.at(p.name)) << " | " << (std::isfinite(se) ? f3(se) : "unbounded")
-       << " | " << (det ? "yes" : "**no**") << " | " << p.doc << " |\n";
+       << f3(run.fit.start.at(p.name)) << " | "
+       << (pinned              ? "-"
+           : std::isfinite(se) ? f3(se)
+                               : "unbounded")
+       << " | " << determined << " | " << p.doc << " |\n";
   }
   md << "\n## Baseline coefficients\n\n";
   for (const auto* b : {&run.a1, &run.rw}) {
@@ -387,13 +396,18 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
   for (const auto& p : calibrated_model_info().params) {
     params[p.name] = run.fit.params.at(p.name);
     units[p.name] = p.unit;
-    const double se = run.fit.identifiability.log_se.at(p.name);
-    log_se[p.name] = std::isfinite(se) ? nlohmann::json(se) : nlohmann::json("unbounded");
+    const Identifiability& id = run.fit.identifiability;
+    const double se = id.log_se.at(p.name);
+    const bool pinned = std::find(id.pinned.begin(), id.pinned.end(), p.name) != id.pinned.end();
+    log_se[p.name] = pinned              ? nlohmann::json("pinned")
+                     : std::isfinite(se) ? nlohmann::json(se)
+                                         : nlohmann::json("unbounded");
   }
   return {{"model", "calibrated"},
           {"params", params},
           {"units", units},
           {"undetermined", run.fit.identifiability.undetermined},
+          {"pinned", run.fit.identifiability.pinned},
           {"log_se", log_se},
           {"terms", run.variants.front().name},
           {"gpu", run.preset.name},

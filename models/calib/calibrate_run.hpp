@@ -34,8 +34,9 @@ struct Split {
 
 // One choice of model terms, fitted on the training rows and scored on validation.
 struct TermChoice {
-  std::string name;              // "all pipes", "no DRAM pipe", ...
-  std::vector<std::string> off;  // terms off: rates held so high they cost nothing, times at 0
+  std::string name;                 // "all pipes", "no DRAM pipe", ...
+  std::vector<std::string> off;     // terms off: rates held so high they cost nothing, times at 0
+  std::vector<std::string> pinned;  // held at their start values (FitOptions::pinned)
   FitResult fit;
   ErrorStats validation;       // all validation rows
   ErrorStats validation_full;  // validation rows at the preset's SM count

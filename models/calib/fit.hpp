@@ -16,6 +16,9 @@ namespace lw {
 struct FitOptions {
   int max_evaluations = 40;        // LM function evaluations (each one sweep over the cases)
   std::vector<std::string> fixed;  // parameter names held at their start values
+  // Held at their start values too, but by the model's physics: the data fix them only together
+  // with another parameter (reported as pinned, not undetermined).
+  std::vector<std::string> pinned;
 };
 
 struct FitResult {

@@ -23,6 +23,7 @@ inline constexpr double kNullDirectionShare = 0.01;
 struct Identifiability {
   std::map<std::string, double> log_se;   // standard error of ln(value); +inf when unbounded
   std::vector<std::string> undetermined;  // log_se >= kDeterminedLogSe, at a bound, or fixed
+  std::vector<std::string> pinned;        // held at a physical value (FitOptions::pinned)
 };
 
 // `jac`: residuals x free parameters, d(sim/measured - 1)/d ln(param). `rms`: residual RMS.

@@ -5,12 +5,12 @@
 // combined, plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids
 // vector loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
 // (traffic::working_set_dram_fraction), a Stream-K plan's panel reuse gaps as well when
-// reuse_lag_scale > 0 (traffic::gap_dram_fraction), else the footprint rule. SMs run at spread
-// speeds (sm_spread). Fixups and epilogues scale with the tile's area. MAC loops are
-// processor-shared (shares_mac_rate): the simulator re-rates them on every change of busy SMs and
-// working set. The constants (prologue, pipeline restarts in the fixups) were fitted for one k
-// step, the model file's "tile": tiles of another k step are refused (config_error). Clusters 1x1,
-// 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B requests by cluster.m
+// reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
+// rule. SMs run at spread speeds (sm_spread). Fixups and epilogues scale with the tile's area. MAC
+// loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change of busy
+// SMs and working set. The constants (prologue, pipeline restarts in the fixups) were fitted for
+// one k step, the model file's "tile": tiles of another k step are refused (config_error). Clusters
+// 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B requests by cluster.m
 // (multicast); a file that lists the clusters its measurements covered ("clusters") refuses the
 // others.
 #include "models/calibrated/calibrated_model.hpp"
@@ -55,6 +55,7 @@ class CalibratedModel final : public CostModel {
         ktile_fixed_(v.at("ktile_fixed_us")),
         l2_reuse_mib_(v.at("l2_reuse_mib")),
         lag_scale_(v.at("reuse_lag_scale")),
+        lag_l2_mib_(v.at("reuse_lag_l2_mib")),
         oob_rows_per_us_(v.at("oob_rows_per_us")),
         smem_gb_per_s_(v.at("smem_gb_per_s")),
         cluster_ktile_(v.at("cluster_ktile_us")),
@@ -163,7 +164,8 @@ class CalibratedModel final : public CostModel {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
     // A plan with known gaps is priced by them, without the working set (uses_panel_lag()).
     if (lag_scale_ > 0 && c.panel_lag != nullptr && c.panel_lag->known) {
-      return traffic::gap_dram_fraction(p, busy, *c.panel_lag, lag_scale_, l2_reuse_mib_);
+      return traffic::gap_dram_fraction(p, busy, *c.panel_lag, lag_scale_,
+                                        lag_l2_mib_ > 0 ? lag_l2_mib_ : l2_reuse_mib_);
     }
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
                                               l2_reuse_mib_);
@@ -172,8 +174,8 @@ class CalibratedModel final : public CostModel {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
   double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_, lag_scale_,
-      oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, load_latency_, sm_spread_, unaligned_,
-      epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
+      lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, load_latency_, sm_spread_,
+      unaligned_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -217,6 +219,10 @@ ModelInfo calibrated_model_info() {
            "with l2_reuse_mib: tiles that share a panel but walk K out of step (Stream-K) reuse "
            "its slices only if they survive the bytes all busy CTAs load in between, this scale "
            "x the lag in k-tiles (sim/decomp/panel_lag.hpp); 0 = the term off"},
+          {"reuse_lag_l2_mib", "MiB", 0.0, kCacheSizeOrOffRange,
+           "with reuse_lag_scale: the L2 capacity a slice must survive the gap's loads in (the "
+           "panels of scattered Stream-K tiles compete with every other slice in flight, so it "
+           "can be less than l2_reuse_mib); 0 = l2_reuse_mib"},
           {"oob_rows_per_us", "rows/us", kOobPipeOffRate, kRateRange,
            "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M / "
            "N, zero-filled) the busy SMs' load paths get through per us, shared; the default is so "

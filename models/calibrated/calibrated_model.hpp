@@ -41,6 +41,10 @@ constexpr double kKtileFixedStartUs = 0.05;
 // The fit's start value of l2_reuse_mib (declared default 0: the footprint rule): the H200's L2.
 constexpr double kL2ReuseStartMib = 50.0;
 
+// The fit's start value of reuse_lag_l2_mib (declared default 0: l2_reuse_mib): half the H200's
+// 60 MB L2, what scattered slices keep while the wave's in-step slices stream through.
+constexpr double kReuseLagL2StartMib = 28.0;
+
 // The fit's start value of reuse_lag_scale (declared default 0: the term off): the lag as it is,
 // every busy CTA loading at one rate while the slice waits in L2.
 constexpr double kReuseLagStartScale = 1.0;
