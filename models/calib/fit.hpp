@@ -36,8 +36,9 @@ struct FitResult {
 ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base,
                               const TileShape& tile);
 
-// Fits the `calibrated` model to `cases`. When `scale_start` is set, all start values are first
-// multiplied by the median measured / simulated ratio (used when there are no traces).
+// Fits the `calibrated` model to `cases`. When `scale_start` is set, the start values of free
+// times are first multiplied by the median measured / simulated ratio and free rates divided by
+// it (used when there are no traces).
 FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
                          const ParamValues& start, bool scale_start, const FitOptions& options);
 

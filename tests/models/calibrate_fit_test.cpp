@@ -13,7 +13,9 @@
 
 namespace lw {
 
-TEST_CASE("fit recovers known calibrated parameters over two tiles; unexercised one flagged") {
+TEST_CASE(
+    "fit recovers known calibrated parameters over two tiles; unexercised one flagged; pinned one "
+    "held") {
   testing::SyntheticSpec spec;
   // K values with K % 64 in {0, 8, 32}: aligned and misaligned rows; all K % 8 == 0, so the data
   // never exercises iter_unaligned_us.
@@ -39,9 +41,13 @@ TEST_CASE("fit recovers known calibrated parameters over two tiles; unexercised 
   // The r4 terms stay at their declared defaults (off), as in the synthetic truth: this grid (no
   // clusters, every tile's rows in bounds for most shapes) is about the r3 terms.
   opt.fixed = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s", "cluster_ktile_us"};
+  // launch_us pinned at its true value: held there (not scaled with the start values), reported
+  // pinned and not undetermined.
+  opt.pinned = {"launch_us"};
   // ktile_fixed_us is declared 0 (term off); calibrate starts it at kKtileFixedStartUs.
-  const FitResult r = fit_calibrated(cases, gpu_preset("h200"),
-                                     {{"ktile_fixed_us", kKtileFixedStartUs}}, true, opt);
+  const FitResult r =
+      fit_calibrated(cases, gpu_preset("h200"),
+                     {{"ktile_fixed_us", kKtileFixedStartUs}, {"launch_us", 5.0}}, true, opt);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "fit: " << cases.size() << " cases, " << r.evaluations << " evaluations, " << secs
             << " s, rms " << r.train_rms_rel << ", " << r.status << "\n";
@@ -63,6 +69,9 @@ TEST_CASE("fit recovers known calibrated parameters over two tiles; unexercised 
   const auto& und = r.identifiability.undetermined;
   CHECK(std::find(und.begin(), und.end(), "iter_unaligned_us") != und.end());
   CHECK(std::find(und.begin(), und.end(), "mma_tflops_per_sm") == und.end());
+  CHECK(r.params.at("launch_us") == 5.0);
+  CHECK(std::find(und.begin(), und.end(), "launch_us") == und.end());
+  CHECK(r.identifiability.pinned == std::vector<std::string>{"launch_us"});
 }
 
 }  // namespace lw

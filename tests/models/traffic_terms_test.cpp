@@ -144,6 +144,18 @@ TEST_CASE("the simulator hands the plan's reuse gaps to the model") {
   o.sms = 4;
   Simulator sim;
   CHECK(sim.run(p, *m, o).makespan == doctest::Approx(10000.0).epsilon(1e-6));
+  // The gap rule's own capacity (reuse_lag_l2_mib) replaces l2_reuse_mib for it: the same
+  // 0.25 MiB gives the same makespan whatever l2_reuse_mib is; at 1000 MiB the A slices survive
+  // their gaps (miss (0.25 / 1000)^4 ~ 0), only B's first fetches come from DRAM: share 1/2
+  // instead of 3/4, 4 x 32 KiB x 0.5 = 65536 B a k-tile: 666.7 us, 10 of them.
+  v["l2_reuse_mib"] = 1000.0;
+  v["reuse_lag_l2_mib"] = 0.25;
+  CHECK(sim.run(p, *make_model("calibrated", v, four), o).makespan ==
+        doctest::Approx(10000.0).epsilon(1e-6));
+  v["l2_reuse_mib"] = 0.25;
+  v["reuse_lag_l2_mib"] = 1000.0;
+  CHECK(sim.run(p, *make_model("calibrated", v, four), o).makespan ==
+        doctest::Approx(10000.0 * 0.5 / 0.75).epsilon(1e-6));
 }
 
 TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends them") {
