@@ -69,7 +69,8 @@ class CalibratedModel final : public CostModel {
         flag_(v.at("flag_us")),
         prologue_(v.at("prologue_us")),
         launch_(v.at("launch_us")),
-        l2_mib_(gpu.l2_mib) {}
+        l2_mib_(gpu.l2_mib),
+        chip_sms_(static_cast<double>(whole_chip_sms(gpu))) {}
 
   double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
     const int64_t iters = segment_iters(s);
@@ -101,14 +102,18 @@ class CalibratedModel final : public CostModel {
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
-  // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] (at full load; the
-  // simulator scales by the busy share at the loop's start, for contention), assigned in a fixed
-  // low-discrepancy order (the golden-ratio Weyl sequence), so any run of consecutive SMs holds
-  // slow and fast ones alike. Few classes keep a wave's loop ends on few distinct times.
-  double sm_spread(int64_t sm, int64_t) const override {
+  // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] at the whole chip's
+  // full load, assigned in a fixed low-discrepancy order (the golden-ratio Weyl sequence), so any
+  // run of consecutive SMs holds slow and fast ones alike. Few classes keep a wave's loop ends on
+  // few distinct times. The simulator scales by the busy share of the `sms` it runs on at the
+  // loop's start; the spread is contention, so a partition of the chip (the other SMs idle) scales
+  // it by its share of the chip as well.
+  double sm_spread(int64_t sm, int64_t sms) const override {
     const double position = static_cast<double>(sm) * kGoldenRatioConjugate;
     const double speed_class = std::floor((position - std::floor(position)) * kSpeedClasses);
-    return sm_spread_ * speed_class / (kSpeedClasses - 1);
+    const double chip_share =
+        chip_sms_ > 0 ? std::min(1.0, static_cast<double>(sms) / chip_sms_) : 1.0;
+    return sm_spread_ * speed_class / (kSpeedClasses - 1) * chip_share;
   }
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
     return epilogue_ * area(p);
@@ -175,7 +180,8 @@ class CalibratedModel final : public CostModel {
   }
   double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_, lag_scale_,
       lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, load_latency_, sm_spread_,
-      unaligned_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_;
+      unaligned_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_,
+      chip_sms_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };

@@ -117,6 +117,7 @@ GpuSpec gpu_with_sms(int64_t sms, const GpuSpec* like) {
     g.l2_tb_per_s *= share;
   }
   g.name = like ? like->name + "@" + std::to_string(sms) : std::to_string(sms) + "-sm";
+  g.chip_sms = like ? whole_chip_sms(*like) : sms;
   g.sms = sms;
   return g;
 }

@@ -11,6 +11,7 @@ struct GpuSpec {
   std::string label;  // short display name, e.g. "H100 SXM"
   std::string description;
   int64_t sms = 0;
+  int64_t chip_sms = 0;  // SMs of the whole chip: a partition (gpu_with_sms) keeps it; 0 = sms
   int64_t ctas_per_sm = 1;
   double bf16_dense_tflops = 0;  // TFLOP/s, whole GPU
   double dram_tb_per_s = 0;      // TB/s
@@ -18,6 +19,9 @@ struct GpuSpec {
   double l2_mib = 0;             // MiB
   double sm_clock_mhz = 0;
 };
+
+// The SMs of the chip `g` runs on (a partition of it included).
+inline int64_t whole_chip_sms(const GpuSpec& g) { return g.chip_sms > 0 ? g.chip_sms : g.sms; }
 
 struct EmbeddedPreset {
   const char* name;
