@@ -194,6 +194,14 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
           .plan;
   CHECK(sim.run(p2, *make_model("calibrated", v, four), o).makespan ==
         doctest::Approx(10.0 * (1.0 + 0.5 * 4.0 / 7.0)).epsilon(1e-6));
+  // A 2-SM partition of the 132-SM chip (the other 130 idle): the spread scales by 2/132 too, so
+  // SM 1 runs at 1 + 4/7 x 2/132 and ends the second wave.
+  const GpuSpec chip = gpu_preset("h200");
+  const GpuSpec partition = gpu_with_sms(2, &chip);
+  CHECK(partition.chip_sms == 132);
+  o.sms = 2;
+  CHECK(sim.run(p, *make_model("calibrated", v, partition), o).makespan ==
+        doctest::Approx(2 * 10.0 * (1.0 + 4.0 / 7.0 * 2.0 / 132.0)).epsilon(1e-6));
   v["sm_speed_spread"] = 0.0;  // off: two waves of 10 us
   o.sms = 2;
   CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
