@@ -62,9 +62,10 @@ class CostModel {
   // is at least 1, and the working set is filled in when uses_working_set(). Must not depend on
   // anything else that changes during a simulation.
   virtual double iter_time(const Plan& /*p*/, const CostContext& /*c*/) const { return 0; }
-  // The spread of the SMs' speeds: a MAC loop that starts on SM `sm` of `sms` while a share u of
-  // the SMs is busy takes 1 + sm_spread(sm, sms) x u times as long as iter_time / mac say
-  // (sm_spread >= 0). The simulator asks once per SM and run when slows_sms().
+  // The spread of the SMs' speeds: a MAC loop that starts on SM `sm` (a cluster slot for a cluster
+  // plan) of a run on `sms` SMs (slots x cluster size) while a share u of them is busy takes
+  // 1 + sm_spread(sm, sms) x u times as long as iter_time / mac say (sm_spread >= 0). The simulator
+  // asks once per SM and run when slows_sms().
   virtual bool slows_sms() const { return false; }
   virtual double sm_spread(int64_t /*sm*/, int64_t /*sms*/) const { return 0.0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.

@@ -82,7 +82,8 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   if (slows_sms_) {
     sm_spread_.resize(static_cast<size_t>(opt_.sms));
     for (int64_t s = 0; s < opt_.sms; ++s) {
-      sm_spread_[static_cast<size_t>(s)] = checked(model.sm_spread(s, opt_.sms), "sm_spread");
+      sm_spread_[static_cast<size_t>(s)] =
+          checked(model.sm_spread(s, opt_.sms * opt_.cluster_size), "sm_spread");
     }
   }
   now_ = 0;

@@ -202,6 +202,17 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
   o.sms = 2;
   CHECK(sim.run(p, *make_model("calibrated", v, partition), o).makespan ==
         doctest::Approx(2 * 10.0 * (1.0 + 4.0 / 7.0 * 2.0 / 132.0)).epsilon(1e-6));
+  // A 2x1 cluster plan on the whole 4-SM chip: 2 cluster slots of 2 SMs, the whole chip in use, so
+  // the full spread (not halved by counting slots as SMs): 2 cluster tiles of 10 k-tiles, slot 1
+  // in class 4 ends at 10 x (1 + 4/7).
+  const Plan clustered = plan_schedule("dp", Problem{256, 256, 640}, kSquare, GpuShape{4, 1},
+                                       Reduction::Deterministic, ClusterShape{2, 1})
+                             .plan;
+  SimOptions slots;
+  slots.sms = 2;
+  slots.cluster_size = 2;
+  CHECK(sim.run(clustered, *make_model("calibrated", v, four), slots).makespan ==
+        doctest::Approx(10.0 * (1.0 + 4.0 / 7.0)).epsilon(1e-6));
   v["sm_speed_spread"] = 0.0;  // off: two waves of 10 us
   o.sms = 2;
   CHECK(sim.run(p, *make_model("calibrated", v, two), o).makespan ==
