@@ -248,7 +248,7 @@ ModelInfo calibrated_model_info() {
            "spread of the SMs' speeds under full load: a MAC loop on SM s takes 1 + this x busy "
            "share x c / 7 times as long, c = floor(8 frac(s x 0.618...)) of 8 speed classes (a "
            "persistent or one-wave plan waits for its slowest SM, a many-wave one is balanced by "
-           "dispatch); 0 = all alike"},
+           "dispatch), times a partition's share of the chip; 0 = all alike"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
           {"epilogue_us", "us", 2.0, kTimeRange,
