@@ -351,13 +351,10 @@ void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
         "| parameter | value | unit | start | se(ln) | determined | meaning "
         "|\n|---|---:|---|---:|---:|---|---|\n";
   const Identifiability& id = run.fit.identifiability;
-  const auto has = [](const std::vector<std::string>& v, const std::string& name) {
-    return std::find(v.begin(), v.end(), name) != v.end();
-  };
   for (const auto& p : calibrated_model_info().params) {
     const double se = id.log_se.at(p.name);
-    const bool pinned = has(id.pinned, p.name);
-    const char* determined = pinned ? "pinned" : has(id.undetermined, p.name) ? "**no**" : "yes";
+    const bool pinned = lists(id.pinned, p.name);
+    const char* determined = pinned ? "pinned" : lists(id.undetermined, p.name) ? "**no**" : "yes";
     md << "| `" << p.name << "` | " << f3(run.fit.params.at(p.name)) << " | " << p.unit << " | "
        << f3(run.fit.start.at(p.name)) << " | "
        << (pinned              ? "-"
@@ -398,7 +395,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
     units[p.name] = p.unit;
     const Identifiability& id = run.fit.identifiability;
     const double se = id.log_se.at(p.name);
-    const bool pinned = std::find(id.pinned.begin(), id.pinned.end(), p.name) != id.pinned.end();
+    const bool pinned = lists(id.pinned, p.name);
     log_se[p.name] = pinned              ? nlohmann::json("pinned")
                      : std::isfinite(se) ? nlohmann::json(se)
                                          : nlohmann::json("unbounded");

@@ -175,11 +175,8 @@ ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamVa
 FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
                          const ParamValues& start_in, bool scale_start, const FitOptions& options) {
   const ModelInfo& info = calibrated_model_info();
-  const auto listed = [](const std::vector<std::string>& names, const std::string& name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-  };
   const auto is_fixed = [&](const std::string& name) {
-    return listed(options.fixed, name) || listed(options.pinned, name);
+    return lists(options.fixed, name) || lists(options.pinned, name);
   };
   ParamValues start = resolve_params(info, start_in);
   for (auto& [name, v] : start) {
@@ -230,7 +227,7 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
   }
   std::vector<std::string> fixed;
   for (const auto& p : info.params) {
-    if (listed(options.fixed, p.name)) fixed.push_back(p.name);
+    if (lists(options.fixed, p.name)) fixed.push_back(p.name);
   }
   r.identifiability = identify(jac, free, r.train_rms_rel, at_bound, fixed);
   for (const auto& name : options.pinned) {

@@ -3,6 +3,7 @@
 // another, or one with no effect on the data, has an unbounded error and is flagged undetermined.
 #pragma once
 #include <Eigen/Dense>
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@ inline constexpr double kNoiseFloorRel = 0.01;
 inline constexpr double kNullSingularShare = 1e-7;
 // A parameter whose component in such a null direction exceeds this is unbounded.
 inline constexpr double kNullDirectionShare = 0.01;
+
+// Whether `names` lists `name` (the parameter lists below and FitOptions').
+inline bool lists(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 struct Identifiability {
   std::map<std::string, double> log_se;   // standard error of ln(value); +inf when unbounded
