@@ -3,7 +3,8 @@
 # requests / sectors / hit rate / throughput, DRAM bytes read (ncu's raw CSV of every launch, each
 # after a "# M N K DECOMPOSITION TILE CLUSTER" line, in ncu.csv; its stderr in ncu-log.txt); then
 # each case timed by lastwave-bench (bench.csv, 20 reps). Binaries in .device-bin (carried);
-# results under $OUT.
+# results under $OUT; tools/probes/ncu_rows.py $OUT turns them into the rows of
+# configs/measurements/h200-r3/ncu-*.csv.
 # Usage: tools/probes/ncu_probe.sh "1024 7168 16384 dp" "4096 7168 16384 dp 64x128 2x1" ...
 set -u
 cd .device-bin
