@@ -18,6 +18,12 @@ constexpr double kReferenceTileMacs = 128.0 * 128.0 * 64.0;
 
 double indicator(bool b) { return b ? 1.0 : 0.0; }
 
+// Plan work units (cluster tiles for a cluster plan) resident at once: a cluster takes as many
+// SMs as it has CTAs.
+int64_t resident_units(const FitCase& c) {
+  return std::max<int64_t>(1, c.m->sms * c.ctas_per_sm / cluster_size(c.plan));
+}
+
 }  // namespace
 
 CaseTraits case_traits(const FitCase& c) {
@@ -37,21 +43,26 @@ const std::vector<std::string>& a1_terms() {
                                                  "c (us/ref k-tile)",
                                                  "d (us/peer)",
                                                  "e (us/ref k-tile, misaligned)",
-                                                 "f (us/ref k-tile, cluster>1)"};
+                                                 "f (us/ref k-tile, cluster>1)",
+                                                 "g (us/segment, cluster>1)"};
   return terms;
 }
 
 const std::vector<std::string>& roofline_wave_terms() {
-  static const std::vector<std::string> terms = {"a (us)", "b (scale)", "c (us/ref k-tile)",
+  static const std::vector<std::string> terms = {"a (us)",
+                                                 "b (scale)",
+                                                 "c (us/ref k-tile)",
                                                  "d (us/ref k-tile, misaligned)",
-                                                 "e (us/ref k-tile, cluster>1)"};
+                                                 "e (us/ref k-tile, cluster>1)",
+                                                 "f (us/wave, cluster>1)"};
   return terms;
 }
 
 std::vector<double> a1_features(const FitCase& c) {
   const Plan& p = c.plan;
-  const int64_t resident = std::max<int64_t>(1, c.m->sms * c.ctas_per_sm);
+  const int64_t resident = resident_units(c);
   std::vector<int64_t> slot_iters(static_cast<size_t>(std::min(resident, p.grid)) + 1, 0);
+  std::vector<int64_t> slot_segments(slot_iters.size(), 0);
   std::map<int64_t, int64_t> contributors;
   for (int64_t cta = 0; cta < p.grid; ++cta) {
     CtaWalk w;
@@ -59,12 +70,15 @@ std::vector<double> a1_features(const FitCase& c) {
     Segment s;
     while (walk_next(p, w, s)) {
       slot_iters[static_cast<size_t>(cta % resident)] += segment_iters(s);
+      ++slot_segments[static_cast<size_t>(cta % resident)];
       ++contributors[s.tile];
     }
   }
   int64_t peers = 1;
   for (const auto& [tile, n] : contributors) peers = std::max(peers, n);
-  const int64_t iters = *std::max_element(slot_iters.begin(), slot_iters.end());
+  const auto busiest = std::max_element(slot_iters.begin(), slot_iters.end());
+  const int64_t iters = *busiest;
+  const int64_t segments = slot_segments[static_cast<size_t>(busiest - slot_iters.begin())];
   const CaseTraits t = case_traits(c);
   const double work = static_cast<double>(iters) * t.tile_scale;
   return {1.0,
@@ -72,7 +86,8 @@ std::vector<double> a1_features(const FitCase& c) {
           work,
           static_cast<double>(peers - 1),
           work * indicator(t.misaligned),
-          work * indicator(t.clustered)};
+          work * indicator(t.clustered),
+          static_cast<double>(segments) * indicator(t.clustered)};
 }
 
 std::vector<double> a1_features_fn(const FitCase& c, const GpuSpec&) { return a1_features(c); }
@@ -82,7 +97,7 @@ std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& pres
   const int64_t sms = c.m->sms;
   const GpuSpec gpu = sms == preset.sms ? preset : gpu_with_sms(sms, &preset);
   const auto model = make_model("roofline", {}, gpu);
-  const int64_t resident = std::max<int64_t>(1, sms * c.ctas_per_sm);
+  const int64_t resident = resident_units(c);
   const int64_t units = std::max<int64_t>(1, p.work_units);
   const int64_t waves = ceil_div(units, resident);
   const int64_t per_unit = ceil_div(p.tiles * p.k_tiles, units);
@@ -93,7 +108,12 @@ std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& pres
   const double iters = static_cast<double>(waves * per_unit);
   const CaseTraits t = case_traits(c);
   const double work = iters * t.tile_scale;
-  return {1.0, iters * t_iter, work, work * indicator(t.misaligned), work * indicator(t.clustered)};
+  return {1.0,
+          iters * t_iter,
+          work,
+          work * indicator(t.misaligned),
+          work * indicator(t.clustered),
+          static_cast<double>(waves) * indicator(t.clustered)};
 }
 
 LinearBaseline fit_baseline(const std::string& name, const std::vector<std::string>& terms,

@@ -26,16 +26,17 @@ struct CaseTraits {
 CaseTraits case_traits(const FitCase& c);
 
 // Appendix A.1, fed the tile: a + b*[peers > 1] + c*W + d*(peers - 1) + e*W*[misaligned] +
-// f*W*[clustered], with W = iters_per_cta * tile_scale (reference k-tiles). iters_per_cta is the
-// most MAC iterations any SM slot runs (CTAs land on slot cta % resident); peers is the most
-// contributors of any tile.
+// f*W*[clustered] + g*S*[clustered], with W = iters_per_cta * tile_scale (reference k-tiles).
+// iters_per_cta is the most MAC iterations any SM slot runs (CTAs land on slot cta % resident), S
+// that slot's segments (a cluster's per-segment cost, as the calibrated model's); peers is the
+// most contributors of any tile.
 std::vector<double> a1_features(const FitCase& c);
 const std::vector<std::string>& a1_terms();
 
 // Roofline + waves, fed the same: a + b*T*t_iter + c*T*tile_scale + d*T*tile_scale*[misaligned] +
-// e*T*tile_scale*[clustered], with T = ceil(units / resident) * ceil(iterations / units) the
-// iterations along the busiest SM and t_iter the `roofline` model's MAC-iteration time at that
-// occupancy on the preset.
+// e*T*tile_scale*[clustered] + f*waves*[clustered] (a segment per unit), with T = ceil(units /
+// resident) * ceil(iterations / units) the iterations along the busiest SM and t_iter the
+// `roofline` model's MAC-iteration time at that occupancy on the preset.
 std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& preset);
 const std::vector<std::string>& roofline_wave_terms();
 

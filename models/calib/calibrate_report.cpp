@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "models/calib/calibrate_run.hpp"
 #include "models/calib/file_hash.hpp"
@@ -344,20 +345,24 @@ void md_terms(const CalibrationRun& run, std::ostringstream& md) {
 
 void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
   md << "## Fitted parameters\n\nse(ln) = standard error of the parameter's logarithm from "
-        "the training Jacobian (identify.hpp); a parameter with se(ln) >= ln 2, at a bound, or "
-        "held fixed is **undetermined**: `predict` refuses a case it moves by more than 1 %. A "
-        "**pinned** parameter is held at a value the model's physics gives, because the data "
-        "fix it only together with another (calibrate.cpp says which and why).\n\n"
+        "the training Jacobian (identify.hpp); a parameter with se(ln) >= ln 2 or at a bound is "
+        "**undetermined**: `predict` refuses a case it moves by more than 1 %. A **pinned** "
+        "parameter is held at a value the model's physics gives, because the data fix it only "
+        "together with another (calibrate.cpp says which and why); an **off** one is held at the "
+        "value that switches its term off (the kept variant dropped the term).\n\n"
         "| parameter | value | unit | start | se(ln) | determined | meaning "
         "|\n|---|---:|---|---:|---:|---|---|\n";
   const Identifiability& id = run.fit.identifiability;
   for (const auto& p : calibrated_model_info().params) {
     const double se = id.log_se.at(p.name);
-    const bool pinned = lists(id.pinned, p.name);
-    const char* determined = pinned ? "pinned" : lists(id.undetermined, p.name) ? "**no**" : "yes";
+    const bool held = lists(id.pinned, p.name) || lists(id.off, p.name);
+    const char* determined = lists(id.pinned, p.name)         ? "pinned"
+                             : lists(id.off, p.name)          ? "off"
+                             : lists(id.undetermined, p.name) ? "**no**"
+                                                              : "yes";
     md << "| `" << p.name << "` | " << f3(run.fit.params.at(p.name)) << " | " << p.unit << " | "
        << f3(run.fit.start.at(p.name)) << " | "
-       << (pinned              ? "-"
+       << (held                ? "-"
            : std::isfinite(se) ? f3(se)
                                : "unbounded")
        << " | " << determined << " | " << p.doc << " |\n";
@@ -395,16 +400,17 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
     units[p.name] = p.unit;
     const Identifiability& id = run.fit.identifiability;
     const double se = id.log_se.at(p.name);
-    const bool pinned = lists(id.pinned, p.name);
-    log_se[p.name] = pinned              ? nlohmann::json("pinned")
-                     : std::isfinite(se) ? nlohmann::json(se)
-                                         : nlohmann::json("unbounded");
+    log_se[p.name] = lists(id.pinned, p.name) ? nlohmann::json("pinned")
+                     : lists(id.off, p.name)  ? nlohmann::json("off")
+                     : std::isfinite(se)      ? nlohmann::json(se)
+                                              : nlohmann::json("unbounded");
   }
   return {{"model", "calibrated"},
           {"params", params},
           {"units", units},
           {"undetermined", run.fit.identifiability.undetermined},
           {"pinned", run.fit.identifiability.pinned},
+          {"off", run.fit.identifiability.off},
           {"log_se", log_se},
           {"terms", run.variants.front().name},
           {"gpu", run.preset.name},
@@ -467,10 +473,12 @@ std::string terminal_summary(const CalibrationRun& run) {
     s << "cross-SM (fit at " << sms << "): median " << f1(h.cross.median) << " %, p95 "
       << f1(h.cross.p95) << " %\n";
   }
-  const auto& und = run.fit.identifiability.undetermined;
-  if (!und.empty()) {
-    s << "undetermined parameters:";
-    for (const auto& n : und) s << " " << n;
+  for (const auto& [label, names] :
+       {std::pair{"undetermined parameters:", &run.fit.identifiability.undetermined},
+        std::pair{"terms off:", &run.fit.identifiability.off}}) {
+    if (names->empty()) continue;
+    s << label;
+    for (const auto& n : *names) s << " " << n;
     s << "\n";
   }
   if (h.test.n) {

@@ -41,7 +41,7 @@ Identifiability identify(const Eigen::MatrixXd& jac, const std::vector<std::stri
   }
   for (const auto& name : fixed) {
     out.log_se[name] = inf;
-    out.undetermined.push_back(name);
+    out.off.push_back(name);
   }
   return out;
 }

@@ -28,12 +28,14 @@ inline bool lists(const std::vector<std::string>& names, const std::string& name
 
 struct Identifiability {
   std::map<std::string, double> log_se;   // standard error of ln(value); +inf when unbounded
-  std::vector<std::string> undetermined;  // log_se >= kDeterminedLogSe, at a bound, or fixed
+  std::vector<std::string> undetermined;  // log_se >= kDeterminedLogSe or at a bound
   std::vector<std::string> pinned;        // held at a physical value (FitOptions::pinned)
+  std::vector<std::string> off;           // held at the value that switches its term off (`fixed`)
 };
 
 // `jac`: residuals x free parameters, d(sim/measured - 1)/d ln(param). `rms`: residual RMS.
-// `at_bound`: free parameters the fit pushed to their clamp. `fixed`: held at their start.
+// `at_bound`: free parameters the fit pushed to their clamp. `fixed`: held at their start (the
+// value that switches their term off: calibrate's dropped terms), listed `off`.
 Identifiability identify(const Eigen::MatrixXd& jac, const std::vector<std::string>& free,
                          double rms, const std::vector<bool>& at_bound,
                          const std::vector<std::string>& fixed);

@@ -59,6 +59,7 @@ class CalibratedModel final : public CostModel {
         oob_rows_per_us_(v.at("oob_rows_per_us")),
         smem_gb_per_s_(v.at("smem_gb_per_s")),
         cluster_ktile_(v.at("cluster_ktile_us")),
+        cluster_segment_(v.at("cluster_segment_us")),
         load_latency_(v.at("load_latency_us")),
         sm_spread_(v.at("sm_speed_spread")),
         unaligned_(v.at("iter_unaligned_us")),
@@ -115,17 +116,19 @@ class CalibratedModel final : public CostModel {
         chip_sms_ > 0 ? std::min(1.0, static_cast<double>(sms) / chip_sms_) : 1.0;
     return sm_spread_ * speed_class / (kSpeedClasses - 1) * chip_share;
   }
+  // Every segment ends in exactly one of epilogue, partial_store and partial_accumulate (a Final
+  // segment's partial loads precede its epilogue), so each carries the cluster's segment cost.
   double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
-    return epilogue_ * area(p);
+    return epilogue_ * area(p) + cluster_segment(p);
   }
   double partial_store(const Plan& p, const Segment&, const CostContext&) const override {
-    return store_ * area(p);
+    return store_ * area(p) + cluster_segment(p);
   }
   double partial_load(const Plan& p, const Segment&, const CostContext&) const override {
     return load_ * area(p);
   }
   double partial_accumulate(const Plan& p, const Segment&, const CostContext&) const override {
-    return accumulate_ * area(p);
+    return accumulate_ * area(p) + cluster_segment(p);
   }
   double flag_latency(const Plan&) const override { return flag_; }
   double cta_prologue(const Plan&) const override { return prologue_; }
@@ -175,13 +178,16 @@ class CalibratedModel final : public CostModel {
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
                                               l2_reuse_mib_);
   }
+  double cluster_segment(const Plan& p) const {
+    return cluster_size(p) > 1 ? cluster_segment_ : 0.0;
+  }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
   double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_, lag_scale_,
-      lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, load_latency_, sm_spread_,
-      unaligned_, epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_,
-      chip_sms_;
+      lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, cluster_segment_,
+      load_latency_, sm_spread_, unaligned_, epilogue_, store_, load_, accumulate_, flag_,
+      prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -240,6 +246,10 @@ ModelInfo calibrated_model_info() {
           {"cluster_ktile_us", "us", 0.0, kTimeRange,
            "added to each k-tile of a CTA in a cluster of two or more (the CTAs wait for each "
            "other's multicast slices and stage releases); 0 = the term off"},
+          {"cluster_segment_us", "us", 0.0, kTimeRange,
+           "added to each segment of a CTA in a cluster of two or more, with the action that "
+           "ends it (epilogue, partial store or in-place add): at a tile boundary the cluster's "
+           "CTAs drain and restart the ring they share; 0 = the term off"},
           {"load_latency_us", "us", 0.0, kTimeRange,
            "time from issuing a k-tile's operand loads to their landing in shared memory: with "
            "the kernel's ring of wgmma_stages(tile) stages in flight (sim/decomp/"

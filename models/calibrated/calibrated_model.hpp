@@ -33,6 +33,9 @@ constexpr double kLoadLatencyStartUs = 0.8;
 constexpr double kSmSpeedSpreadStart = 0.1;
 // The fit's start value of cluster_ktile_us (declared default 0: the term off): 20 ns.
 constexpr double kClusterKtileStartUs = 0.02;
+// The fit's start value of cluster_segment_us (declared default 0: the term off): 0.5 us, a guess
+// at two cluster barriers around a tile boundary (a start value, not a measurement).
+constexpr double kClusterSegmentStartUs = 0.5;
 
 // The fit's start value of ktile_fixed_us (its declared default is 0, the term off; the fit works
 // in log space, where 0 cannot move): 50 ns, a small share of a 128x128x64 k-tile (~0.3 us).

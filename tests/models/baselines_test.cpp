@@ -28,10 +28,11 @@ Measurement one_tile(const Problem& p, const TileShape& t, const ClusterShape& c
   return m;
 }
 
-// Feature order: a1 {1, [peers>1], W, peers-1, W*[misaligned], W*[clustered]};
-// roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned], T*scale*[clustered]}.
-constexpr size_t kA1Work = 2, kA1Misaligned = 4, kA1Clustered = 5;
-constexpr size_t kRwWork = 2, kRwMisaligned = 3, kRwClustered = 4;
+// Feature order: a1 {1, [peers>1], W, peers-1, W*[misaligned], W*[clustered], S*[clustered]};
+// roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned], T*scale*[clustered],
+// waves*[clustered]}.
+constexpr size_t kA1Work = 2, kA1Misaligned = 4, kA1Clustered = 5, kA1ClusterSegments = 6;
+constexpr size_t kRwWork = 2, kRwMisaligned = 3, kRwClustered = 4, kRwClusterWaves = 5;
 
 }  // namespace
 
@@ -61,12 +62,31 @@ TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
     CHECK(a1[kA1Work] == doctest::Approx(work[i]));
     CHECK(a1[kA1Misaligned] == doctest::Approx(misaligned[i] ? work[i] : 0.0));
     CHECK(a1[kA1Clustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
+    // One segment (the whole tile) on the busiest slot; one wave of one unit.
+    CHECK(a1[kA1ClusterSegments] == (clustered[i] ? 1.0 : 0.0));
     const std::vector<double> rw = roofline_wave_features(cases[i], gpu);
     REQUIRE(rw.size() == roofline_wave_terms().size());
     CHECK(rw[kRwWork] == doctest::Approx(work[i]));
     CHECK(rw[kRwMisaligned] == doctest::Approx(misaligned[i] ? work[i] : 0.0));
     CHECK(rw[kRwClustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
+    CHECK(rw[kRwClusterWaves] == (clustered[i] ? 1.0 : 0.0));
   }
+}
+
+TEST_CASE("a cluster takes as many SMs as it has CTAs: 3 cluster tiles on 2 SMs run in 3 waves") {
+  // 768x128x4096 in 2x1 clusters of 128x128 CTA tiles: 3 cluster tiles (256x128) of 64 k-tiles
+  // each; 2 SMs hold one cluster at a time, so one slot runs all 3 tiles: 3 segments, W = 192.
+  Measurement m = one_tile({768, 128, 4096}, {128, 128, 64}, {2, 1});
+  m.sms = 2;
+  m.grid = 3;
+  const std::vector<FitCase> cases = build_cases({m}, TileShape{}, 1);
+  REQUIRE(cases.size() == 1);
+  const std::vector<double> a1 = a1_features(cases[0]);
+  CHECK(a1[kA1Work] == doctest::Approx(192.0));
+  CHECK(a1[kA1ClusterSegments] == 3.0);
+  const std::vector<double> rw = roofline_wave_features(cases[0], gpu_preset("h200"));
+  CHECK(rw[kRwWork] == doctest::Approx(192.0));
+  CHECK(rw[kRwClusterWaves] == 3.0);
 }
 
 }  // namespace lw

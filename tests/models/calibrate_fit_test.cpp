@@ -72,6 +72,10 @@ TEST_CASE(
   CHECK(r.params.at("launch_us") == 5.0);
   CHECK(std::find(und.begin(), und.end(), "launch_us") == und.end());
   CHECK(r.identifiability.pinned == std::vector<std::string>{"launch_us"});
+  // The terms held off are listed off (in the model's parameter order), not undetermined.
+  CHECK(r.identifiability.off == std::vector<std::string>{"l2_reuse_mib", "oob_rows_per_us",
+                                                          "smem_gb_per_s", "cluster_ktile_us"});
+  CHECK(std::find(und.begin(), und.end(), "l2_reuse_mib") == und.end());
 }
 
 }  // namespace lw

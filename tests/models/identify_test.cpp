@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace lw {
 
@@ -14,7 +16,8 @@ bool flagged(const Identifiability& id, const std::string& name) {
 }
 }  // namespace
 
-TEST_CASE("a sum-only pair and a zero column are undetermined; a clean column is not") {
+TEST_CASE(
+    "a sum-only pair and a zero column are undetermined; a clean column and a held one are not") {
   // 4 residuals x 4 parameters: "a" and "b" have identical columns (only a + b matters), "z" has
   // no effect, "c" is independent of them.
   Eigen::MatrixXd j(4, 4);
@@ -27,7 +30,9 @@ TEST_CASE("a sum-only pair and a zero column are undetermined; a clean column is
   CHECK(flagged(id, "a"));
   CHECK(flagged(id, "b"));
   CHECK(flagged(id, "z"));
-  CHECK(flagged(id, "fixed_one"));
+  // A held (fixed) parameter is a term switched off, not a parameter the data missed.
+  CHECK_FALSE(flagged(id, "fixed_one"));
+  CHECK(id.off == std::vector<std::string>{"fixed_one"});
   CHECK_FALSE(flagged(id, "c"));
   // Column c = (1, -1, 1, 2) is orthogonal to (1, 2, 1, 0): se = 0.02 / |c| = 0.02 / sqrt(7).
   CHECK(id.log_se.at("c") == doctest::Approx(0.02 / std::sqrt(7.0)).epsilon(1e-6));

@@ -4,6 +4,8 @@
 // and load latency, and the model's pipes that read them.
 #include <doctest/doctest.h>
 
+#include <utility>
+
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
 #include "sim/decomp/panel_lag.hpp"
@@ -241,6 +243,45 @@ TEST_CASE("the wgmma kernel's stage ring and the load-latency pipe") {
         doctest::Approx(0.2).epsilon(1e-6));
   CHECK(m->iter_time(dp_plan(big, TileShape{256, 128, 64}), CostContext{132, 132}) ==
         doctest::Approx(0.3).epsilon(1e-6));
+}
+
+TEST_CASE("a cluster's segment cost: once per segment, with the action that ends it") {
+  // 768x128x640 on a 2-SM chip: 2x1 cluster tiles of 256x128 (3 of them), 10 k-tiles at 1 us
+  // (2 x 128 x 128 x 64 FLOPs at 2.097152 TFLOP/s), nothing else but 0.5 us per segment in a
+  // cluster. One cluster slot: dp runs 3 segments one after another, 3 x (10 + 0.5) = 31.5 us;
+  // split-K 2 runs 6 segments of 5 k-tiles (3 stores, 3 loads + epilogues), 6 x (5 + 0.5) = 33.
+  ParamValues v{{"mma_tflops_per_sm", 2.097152},
+                {"l2_lines_per_us", kOff},
+                {"dram_gb_per_s", kOff},
+                {"cluster_segment_us", 0.5},
+                {"epilogue_us", 0.0},
+                {"store_us", 0.0},
+                {"load_us", 0.0},
+                {"accumulate_us", 0.0},
+                {"flag_us", 0.0},
+                {"prologue_us", 0.0},
+                {"launch_us", 0.0}};
+  GpuSpec two = gpu_preset("h200");
+  two.sms = 2;
+  const auto model = make_model("calibrated", v, two);
+  const Problem problem{768, 128, 640};
+  SimOptions slots;
+  slots.sms = 1;
+  slots.cluster_size = 2;
+  Simulator sim;
+  for (const auto& [schedule, makespan] : {std::pair{"dp", 31.5}, std::pair{"splitk:2", 33.0}}) {
+    CAPTURE(schedule);
+    const Plan p = plan_schedule(schedule, problem, kSquare, GpuShape{2, 1},
+                                 Reduction::Deterministic, ClusterShape{2, 1})
+                       .plan;
+    CHECK(sim.run(p, *model, slots).makespan == doctest::Approx(makespan).epsilon(1e-6));
+  }
+  // No cluster, no segment cost: 6 tiles of 128x128 on 2 SMs, 3 waves of 10 us.
+  const Plan single =
+      plan_schedule("dp", problem, kSquare, GpuShape{2, 1}, Reduction::Deterministic).plan;
+  SimOptions o;
+  o.sms = 2;
+  CHECK(sim.run(single, *model, o).makespan == doctest::Approx(30.0).epsilon(1e-6));
 }
 
 }  // namespace lw
