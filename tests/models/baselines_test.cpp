@@ -79,7 +79,8 @@ TEST_CASE("a cluster takes as many SMs as it has CTAs: 3 cluster tiles on 2 SMs 
   Measurement m = one_tile({768, 128, 4096}, {128, 128, 64}, {2, 1});
   m.sms = 2;
   m.grid = 3;
-  const std::vector<FitCase> cases = build_cases({m}, TileShape{}, 1);
+  const std::vector<Measurement> ms = {m};  // the cases point into it: it outlives them
+  const std::vector<FitCase> cases = build_cases(ms, TileShape{}, 1);
   REQUIRE(cases.size() == 1);
   const std::vector<double> a1 = a1_features(cases[0]);
   CHECK(a1[kA1Work] == doctest::Approx(192.0));
