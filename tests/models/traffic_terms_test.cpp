@@ -24,6 +24,21 @@ Plan dp_plan(const Problem& p, const TileShape& t, const ClusterShape& c = Clust
   return plan_schedule("dp", p, t, GpuShape{132, 1}, Reduction::Deterministic, c).plan;
 }
 
+// 128x128x64 k-tiles at 1 us each (2 x 128 x 128 x 64 FLOPs at 2.097152 TFLOP/s), every other
+// cost 0: the base of the hand-derived simulations below.
+ParamValues ktiles_only() {
+  return {{"mma_tflops_per_sm", 2.097152},
+          {"l2_lines_per_us", kOff},
+          {"dram_gb_per_s", kOff},
+          {"epilogue_us", 0.0},
+          {"store_us", 0.0},
+          {"load_us", 0.0},
+          {"accumulate_us", 0.0},
+          {"flag_us", 0.0},
+          {"prologue_us", 0.0},
+          {"launch_us", 0.0}};
+}
+
 }  // namespace
 
 TEST_CASE("DRAM share by working set: a wave in step vs Stream-K's scattered CTAs") {
@@ -165,17 +180,8 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
   // 2.097152 TFLOP/s), no other cost. Spread 1: SM 0 is in speed class floor(8 x 0) = 0 (1x),
   // SM 1 in class floor(8 x 0.618) = 4 (1 + 4/7 = 1.571x). SM 0: tiles 0 and 2 over [0, 20];
   // SM 1: tile 1 over [0, 15.71], then tile 3 (the next CTA waits for a free SM) until 31.43.
-  ParamValues v{{"mma_tflops_per_sm", 2.097152},
-                {"l2_lines_per_us", kOff},
-                {"dram_gb_per_s", kOff},
-                {"sm_speed_spread", 1.0},
-                {"epilogue_us", 0.0},
-                {"store_us", 0.0},
-                {"load_us", 0.0},
-                {"accumulate_us", 0.0},
-                {"flag_us", 0.0},
-                {"prologue_us", 0.0},
-                {"launch_us", 0.0}};
+  ParamValues v = ktiles_only();
+  v["sm_speed_spread"] = 1.0;
   GpuSpec two = gpu_preset("h200");
   two.sms = 2;
   const Plan p =
@@ -250,17 +256,8 @@ TEST_CASE("a cluster's segment cost: once per segment, with the action that ends
   // (2 x 128 x 128 x 64 FLOPs at 2.097152 TFLOP/s), nothing else but 0.5 us per segment in a
   // cluster. One cluster slot: dp runs 3 segments one after another, 3 x (10 + 0.5) = 31.5 us;
   // split-K 2 runs 6 segments of 5 k-tiles (3 stores, 3 loads + epilogues), 6 x (5 + 0.5) = 33.
-  ParamValues v{{"mma_tflops_per_sm", 2.097152},
-                {"l2_lines_per_us", kOff},
-                {"dram_gb_per_s", kOff},
-                {"cluster_segment_us", 0.5},
-                {"epilogue_us", 0.0},
-                {"store_us", 0.0},
-                {"load_us", 0.0},
-                {"accumulate_us", 0.0},
-                {"flag_us", 0.0},
-                {"prologue_us", 0.0},
-                {"launch_us", 0.0}};
+  ParamValues v = ktiles_only();
+  v["cluster_segment_us"] = 0.5;
   GpuSpec two = gpu_preset("h200");
   two.sms = 2;
   const auto model = make_model("calibrated", v, two);
