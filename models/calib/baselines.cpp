@@ -34,6 +34,7 @@ CaseTraits case_traits(const FitCase& c) {
                    kReferenceTileMacs;
   out.misaligned = row_bytes % traffic::kL2LineBytes != 0;
   out.clustered = c.plan.cluster.m * c.plan.cluster.n > 1;
+  out.split_sectors = traffic::extra_sectors_per_row(c.plan.problem.k);
   return out;
 }
 
@@ -44,7 +45,8 @@ const std::vector<std::string>& a1_terms() {
                                                  "d (us/peer)",
                                                  "e (us/ref k-tile, misaligned)",
                                                  "f (us/ref k-tile, cluster>1)",
-                                                 "g (us/segment, cluster>1)"};
+                                                 "g (us/segment, cluster>1)",
+                                                 "h (us/ref k-tile x split sectors per row)"};
   return terms;
 }
 
@@ -54,7 +56,8 @@ const std::vector<std::string>& roofline_wave_terms() {
                                                  "c (us/ref k-tile)",
                                                  "d (us/ref k-tile, misaligned)",
                                                  "e (us/ref k-tile, cluster>1)",
-                                                 "f (us/wave, cluster>1)"};
+                                                 "f (us/wave, cluster>1)",
+                                                 "g (us/ref k-tile x split sectors per row)"};
   return terms;
 }
 
@@ -87,7 +90,8 @@ std::vector<double> a1_features(const FitCase& c) {
           static_cast<double>(peers - 1),
           work * indicator(t.misaligned),
           work * indicator(t.clustered),
-          static_cast<double>(segments) * indicator(t.clustered)};
+          static_cast<double>(segments) * indicator(t.clustered),
+          work * t.split_sectors};
 }
 
 std::vector<double> a1_features_fn(const FitCase& c, const GpuSpec&) { return a1_features(c); }
@@ -113,7 +117,8 @@ std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& pres
           work,
           work * indicator(t.misaligned),
           work * indicator(t.clustered),
-          static_cast<double>(waves) * indicator(t.clustered)};
+          static_cast<double>(waves) * indicator(t.clustered),
+          work * t.split_sectors};
 }
 
 LinearBaseline fit_baseline(const std::string& name, const std::vector<std::string>& terms,

@@ -19,17 +19,18 @@ struct LinearBaseline {
 
 // What the calibrated model sees of a case beyond iteration counts (calibrated_model.cpp).
 struct CaseTraits {
-  double tile_scale = 1;    // tile.m tile.n tile.k / (128 x 128 x 64): MACs of a k-tile
-  bool misaligned = false;  // operand rows not 128-byte aligned (bf16 K % 64 != 0): extra lines
-  bool clustered = false;   // a cluster of more than one CTA (multicast operand loads)
+  double tile_scale = 1;     // tile.m tile.n tile.k / (128 x 128 x 64): MACs of a k-tile
+  bool misaligned = false;   // operand rows not 128-byte aligned (bf16 K % 64 != 0): extra lines
+  bool clustered = false;    // a cluster of more than one CTA (multicast operand loads)
+  double split_sectors = 0;  // extra 32-byte sectors per row slice (traffic::extra_sectors_per_row)
 };
 CaseTraits case_traits(const FitCase& c);
 
 // Appendix A.1, fed the tile: a + b*[peers > 1] + c*W + d*(peers - 1) + e*W*[misaligned] +
-// f*W*[clustered] + g*S*[clustered], with W = iters_per_cta * tile_scale (reference k-tiles).
-// iters_per_cta is the most MAC iterations any SM slot runs (CTAs land on slot cta % resident), S
-// that slot's segments (a cluster's per-segment cost, as the calibrated model's); peers is the
-// most contributors of any tile.
+// f*W*[clustered] + g*S*[clustered] + h*W*split_sectors, with W = iters_per_cta * tile_scale
+// (reference k-tiles). iters_per_cta is the most MAC iterations any SM slot runs (CTAs land on slot
+// cta % resident), S that slot's segments (a cluster's per-segment cost, as the calibrated
+// model's); peers is the most contributors of any tile.
 std::vector<double> a1_features(const FitCase& c);
 const std::vector<std::string>& a1_terms();
 

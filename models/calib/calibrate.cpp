@@ -120,18 +120,27 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // only scale / capacity (a 30 % sample fit of both: se(ln) 3.1 each). r7 adds a cost per segment
 // in clusters (train + validation residuals of r6: 2x1 rows with 4-16 k-tiles predicted 6-14 %
 // too fast, more with more waves) and drops ktile_fixed_us, which it leaves undetermined (a 30 %
-// sample fit with it: se(ln) 0.76). r5 and r4 left the list (their figures: the r6 report).
+// sample fit with it: se(ln) 0.76). r8 charges the L2 pipe for split sectors (train + validation
+// residuals of r7: K % 16 == 8 rows, a third of the data, -5.1 % signed, 64-row tiles -11 %); a
+// 30 % sample fit left cluster_ktile_us undetermined beside it (se(ln) 0.72), so r8 is tried
+// with and without it. r6 left the list (its figures: the r7 report).
 void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
   run.variants = {
-      {"r7: r6 + a segment cost in clusters (cluster_segment_us), without the k-tile fixed cost",
+      {"r8: r7 + split sectors on the L2 pipe (sector_split_lines), without the cluster k-tile "
+       "cost",
+       {"ktile_fixed_us", "cluster_ktile_us"},
+       {"reuse_lag_scale"},
+       {},
+       {},
+       {}},
+      {"r8 with the cluster k-tile cost (cluster_ktile_us)",
        {"ktile_fixed_us"},
        {"reuse_lag_scale"},
        {},
        {},
        {}},
-      {"r6: r5 with the gap rule's own L2 capacity (reuse_lag_l2_mib; reuse_lag_scale pinned "
-       "at 1)",
-       {"cluster_segment_us"},
+      {"r7: r6 + a segment cost in clusters (cluster_segment_us), without the k-tile fixed cost",
+       {"ktile_fixed_us", "sector_split_lines"},
        {"reuse_lag_scale"},
        {},
        {},
@@ -232,6 +241,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   run.start["smem_gb_per_s"] = kSmemStartGbPerS;      // likewise
   run.start["cluster_ktile_us"] = kClusterKtileStartUs;
   run.start["cluster_segment_us"] = kClusterSegmentStartUs;
+  run.start["sector_split_lines"] = kSectorSplitStart;
   run.start["reuse_lag_scale"] = kReuseLagStartScale;
   run.start["reuse_lag_l2_mib"] = kReuseLagL2StartMib;
   run.start["load_latency_us"] = kLoadLatencyStartUs;

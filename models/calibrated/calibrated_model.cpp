@@ -2,7 +2,8 @@
 // each derived from what the k-tile computes and moves — tensor FLOPs and shared-memory operand
 // reads at the SM's rates; L2 requests, DRAM bytes and out-of-bounds box rows at the busy SMs'
 // share of the GPU's throughput; the load latency over the kernel's ring of stages — smoothly
-// combined, plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids
+// combined (the L2 pipe charged for split sectors too when a row pitch is not 32-byte aligned),
+// plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids
 // vector loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
 // (traffic::working_set_dram_fraction), a Stream-K plan's panel reuse gaps as well when
 // reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
@@ -51,6 +52,7 @@ class CalibratedModel final : public CostModel {
   CalibratedModel(const ParamValues& v, const GpuSpec& gpu)
       : mma_tflops_(v.at("mma_tflops_per_sm")),
         l2_lines_per_us_(v.at("l2_lines_per_us")),
+        sector_split_(v.at("sector_split_lines")),
         dram_gb_per_s_(v.at("dram_gb_per_s")),
         ktile_fixed_(v.at("ktile_fixed_us")),
         l2_reuse_mib_(v.at("l2_reuse_mib")),
@@ -85,8 +87,7 @@ class CalibratedModel final : public CostModel {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
     // Per CTA: a cluster's CTAs load multicast slices of the operand they share (traffic.hpp).
-    const double l2 =
-        busy * traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k) / l2_lines_per_us_;
+    const double l2 = busy * l2_requests(p) / l2_lines_per_us_;
     const double dram_bytes =
         traffic::cta_operand_bytes_per_iter(p.tile, p.cluster) * dram_share(p, busy, c);
     const double dram = busy * dram_bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS;
@@ -178,14 +179,22 @@ class CalibratedModel final : public CostModel {
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
                                               l2_reuse_mib_);
   }
+  // A CTA's L2 requests per k-tile: its lines, and sector_split_lines for each sector a row slice
+  // that starts inside a sector touches beyond them.
+  double l2_requests(const Plan& p) const {
+    const double lines = traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k);
+    if (sector_split_ <= 0) return lines;
+    return lines + sector_split_ * traffic::cta_operand_rows(p.tile, p.cluster) *
+                       traffic::extra_sectors_per_row(p.problem.k);
+  }
   double cluster_segment(const Plan& p) const {
     return cluster_size(p) > 1 ? cluster_segment_ : 0.0;
   }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
-  double mma_tflops_, l2_lines_per_us_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_, lag_scale_,
-      lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, cluster_segment_,
+  double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_,
+      lag_scale_, lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, cluster_segment_,
       load_latency_, sm_spread_, unaligned_, epilogue_, store_, load_, accumulate_, flag_,
       prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
@@ -217,6 +226,11 @@ ModelInfo calibrated_model_info() {
            "L2 throughput shared by the busy SMs, in 128-byte operand requests per us (a k-tile "
            "requests (tile.m + tile.n) x lines per row; a row not 128-byte aligned spans one "
            "more line)"},
+          {"sector_split_lines", "x", 0.0, kScaleOrOffRange,
+           "lines the L2 pipe is charged for each extra 32-byte sector a k-tile's row slice "
+           "touches when it does not start on a sector (a row pitch not a multiple of 32 bytes, "
+           "K % 16 != 0: traffic::extra_sectors_per_row; half the rows at K % 16 == 8); 0 = the "
+           "term off"},
           {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
            "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2"},
           {"ktile_fixed_us", "us", 0.0, kTimeRange,

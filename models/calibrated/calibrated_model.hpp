@@ -37,6 +37,10 @@ constexpr double kClusterKtileStartUs = 0.02;
 // at two cluster barriers around a tile boundary (a start value, not a measurement).
 constexpr double kClusterSegmentStartUs = 0.5;
 
+// The fit's start value of sector_split_lines (declared default 0: the term off): one line per
+// extra sector (a start value; a 30 % sample fit of r7 + the term gave 1.4).
+constexpr double kSectorSplitStart = 1.0;
+
 // The fit's start value of ktile_fixed_us (its declared default is 0, the term off; the fit works
 // in log space, where 0 cannot move): 50 ns, a small share of a 128x128x64 k-tile (~0.3 us).
 constexpr double kKtileFixedStartUs = 0.05;

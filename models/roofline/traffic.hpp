@@ -78,6 +78,18 @@ inline double l2_requests_per_iter(const TileShape& t, int64_t k) {
   return static_cast<double>(t.m + t.n) * l2_lines_per_row(t, k);
 }
 
+// L2 sectors are 32 bytes, a quarter of a line. A k-tile's row slice (tile.k x 2 bytes, a whole
+// number of sectors) whose start is not on a sector boundary touches one sector more. Row r
+// starts at r x pitch (mod 32), so the share of rows that do is 1 - 1 / period, period =
+// 32 / gcd(pitch mod 32, 32) rows: 0 when K % 16 == 0, 1/2 when K % 16 == 8, 3/4 when K % 8 == 4.
+constexpr int64_t kL2SectorBytes = 32;
+
+inline double extra_sectors_per_row(int64_t k) {
+  const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);
+  const int64_t period = kL2SectorBytes / gcd64(pitch % kL2SectorBytes, kL2SectorBytes);
+  return 1.0 - 1.0 / static_cast<double>(period);
+}
+
 // Operand rows one CTA of a cluster loads per k-tile. The cluster.n CTAs of a cluster row share
 // the A rows (each loads 1/cluster.n of them and multicasts the slice), the cluster.m CTAs of a
 // cluster column share B likewise: tile.m / cluster.n A rows + tile.n / cluster.m B rows. 1x1:

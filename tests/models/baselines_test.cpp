@@ -1,5 +1,6 @@
 // The fitted baselines are fed what the calibrated model knows: tile MACs, row alignment
-// (K % 64 != 0 in bf16) and cluster size. Expected features are worked out by hand below.
+// (K % 64 != 0 in bf16; split 32-byte sectors at K % 16 != 0) and cluster size. Expected features
+// are worked out by hand below.
 #include "models/calib/baselines.hpp"
 
 #include <doctest/doctest.h>
@@ -28,17 +29,20 @@ Measurement one_tile(const Problem& p, const TileShape& t, const ClusterShape& c
   return m;
 }
 
-// Feature order: a1 {1, [peers>1], W, peers-1, W*[misaligned], W*[clustered], S*[clustered]};
-// roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned], T*scale*[clustered],
-// waves*[clustered]}.
-constexpr size_t kA1Work = 2, kA1Misaligned = 4, kA1Clustered = 5, kA1ClusterSegments = 6;
-constexpr size_t kRwWork = 2, kRwMisaligned = 3, kRwClustered = 4, kRwClusterWaves = 5;
+// Feature order: a1 {1, [peers>1], W, peers-1, W*[misaligned], W*[clustered], S*[clustered],
+// W*split}; roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned], T*scale*[clustered],
+// waves*[clustered], T*scale*split}.
+constexpr size_t kA1Work = 2, kA1Misaligned = 4, kA1Clustered = 5, kA1ClusterSegments = 6,
+                 kA1SplitSectors = 7;
+constexpr size_t kRwWork = 2, kRwMisaligned = 3, kRwClustered = 4, kRwClusterWaves = 5,
+                 kRwSplitSectors = 6;
 
 }  // namespace
 
 TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
   const std::vector<Measurement> ms = {
-      // K = 4104 = 64 * 64 + 8: rows of 8208 bytes, 8208 % 128 = 16, misaligned; 65 k-tiles.
+      // K = 4104 = 64 * 64 + 8: rows of 8208 bytes, 8208 % 128 = 16, misaligned; 65 k-tiles;
+      // 8208 % 32 = 16: every other row starts inside a sector (1/2 extra sector per row).
       one_tile({128, 128, 4104}, {128, 128, 64}, {1, 1}),
       // K = 4096: rows of 8192 bytes, aligned; 64 k-tiles.
       one_tile({128, 128, 4096}, {128, 128, 64}, {1, 1}),
@@ -52,6 +56,7 @@ TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
   const double work[] = {65, 64, 128, 64};
   const bool misaligned[] = {true, false, false, false};
   const bool clustered[] = {false, false, false, true};
+  const double split_sectors[] = {0.5, 0, 0, 0};
   for (size_t i = 0; i < cases.size(); ++i) {
     CAPTURE(i);
     const std::vector<double> a1 = a1_features(cases[i]);
@@ -64,12 +69,14 @@ TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
     CHECK(a1[kA1Clustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
     // One segment (the whole tile) on the busiest slot; one wave of one unit.
     CHECK(a1[kA1ClusterSegments] == (clustered[i] ? 1.0 : 0.0));
+    CHECK(a1[kA1SplitSectors] == doctest::Approx(work[i] * split_sectors[i]));
     const std::vector<double> rw = roofline_wave_features(cases[i], gpu);
     REQUIRE(rw.size() == roofline_wave_terms().size());
     CHECK(rw[kRwWork] == doctest::Approx(work[i]));
     CHECK(rw[kRwMisaligned] == doctest::Approx(misaligned[i] ? work[i] : 0.0));
     CHECK(rw[kRwClustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
     CHECK(rw[kRwClusterWaves] == (clustered[i] ? 1.0 : 0.0));
+    CHECK(rw[kRwSplitSectors] == doctest::Approx(work[i] * split_sectors[i]));
   }
 }
 

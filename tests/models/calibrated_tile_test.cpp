@@ -41,6 +41,31 @@ TEST_CASE("L2 requests per k-tile follow the row alignment") {
   CHECK(traffic::l2_requests_per_iter(kSquare, 4128) == 384.0);
 }
 
+TEST_CASE("a row slice that starts inside a 32-byte sector touches one sector more") {
+  // Pitch 2K bytes mod 32: 0 (K = 4096, 4112) every row on a sector; 16 (K = 4104) every other
+  // row; 8 (K = 4100) three rows in four; 24 (K = 4108) likewise.
+  CHECK(traffic::extra_sectors_per_row(4096) == 0.0);
+  CHECK(traffic::extra_sectors_per_row(4112) == 0.0);
+  CHECK(traffic::extra_sectors_per_row(4104) == 0.5);
+  CHECK(traffic::extra_sectors_per_row(4100) == 0.75);
+  CHECK(traffic::extra_sectors_per_row(4108) == 0.75);
+  // The L2 pipe at 1000 lines/us, 10 busy SMs, sector_split_lines 2: K = 4104 adds 256 rows x
+  // 1/2 x 2 = 256 lines to the 480 of the lines rule: 10 x 736 / 1000 = 7.36 us. K = 4112
+  // (pitch 8224 = 32 mod 128: 1.75 lines per row, 448 lines) and K = 4096 add nothing.
+  const auto l2 = make_model("calibrated",
+                             {{"mma_tflops_per_sm", kOff},
+                              {"l2_lines_per_us", 1000.0},
+                              {"dram_gb_per_s", kOff},
+                              {"sector_split_lines", 2.0}},
+                             gpu_preset("h200"));
+  CHECK(l2->iter_time(plan_for(kSquare, 4104), busy_sms(10)) ==
+        doctest::Approx(7.36).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4112), busy_sms(10)) ==
+        doctest::Approx(4.48).epsilon(1e-6));
+  CHECK(l2->iter_time(plan_for(kSquare, 4096), busy_sms(10)) ==
+        doctest::Approx(2.56).epsilon(1e-6));
+}
+
 TEST_CASE("one parameter set prices every tile: tensor pipe by FLOPs, L2 pipe by requests") {
   const GpuSpec h200 = gpu_preset("h200");
   // Tensor-bound: 2 x 128 x 128 x 64 = 2,097,152 FLOPs at 7 TFLOP/s = 0.29959 us; 128x256 = 2x.
