@@ -17,8 +17,11 @@ namespace lw::cli {
 
 namespace {
 
-// `git rev-parse` of the source tree (the bazel-run workspace when known), or "unknown".
+// $LASTWAVE_GIT_REVISION when set (a copy of the tree without its .git, e.g. on a lent GPU
+// machine), else `git rev-parse` of the source tree (the bazel-run workspace when known), or
+// "unknown".
 std::string git_revision() {
+  if (const char* given = std::getenv("LASTWAVE_GIT_REVISION"); given && *given) return given;
   const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string cmd = std::string("git") + (ws ? std::string(" -C '") + ws + "'" : "") +
                           " rev-parse --short=12 HEAD 2>/dev/null";
