@@ -123,7 +123,8 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // sample fit with it: se(ln) 0.76). r8 charges the L2 pipe for split sectors (train + validation
 // residuals of r7: K % 16 == 8 rows, a third of the data, -5.1 % signed, 64-row tiles -11 %); a
 // 30 % sample fit left cluster_ktile_us undetermined beside it (se(ln) 0.72), so r8 is tried
-// with and without it. r6 left the list (its figures: the r7 report).
+// with and without it. r7 left the list: with sector_split_lines off its fit is r7's, unchanged
+// (its figures: the r7 report).
 void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
   run.variants = {
       {"r8: r7 + split sectors on the L2 pipe (sector_split_lines), without the cluster k-tile "
@@ -135,12 +136,6 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
        {}},
       {"r8 with the cluster k-tile cost (cluster_ktile_us)",
        {"ktile_fixed_us"},
-       {"reuse_lag_scale"},
-       {},
-       {},
-       {}},
-      {"r7: r6 + a segment cost in clusters (cluster_segment_us), without the k-tile fixed cost",
-       {"ktile_fixed_us", "sector_split_lines"},
        {"reuse_lag_scale"},
        {},
        {},
