@@ -121,21 +121,23 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // in clusters (train + validation residuals of r6: 2x1 rows with 4-16 k-tiles predicted 6-14 %
 // too fast, more with more waves) and drops ktile_fixed_us, which it leaves undetermined (a 30 %
 // sample fit with it: se(ln) 0.76). r8 charges the L2 pipe for split sectors (train + validation
-// residuals of r7: K % 16 == 8 rows, a third of the data, -5.1 % signed, 64-row tiles -11 %); a
-// 30 % sample fit left cluster_ktile_us undetermined beside it (se(ln) 0.72), so r8 is tried
-// with and without it. r7 left the list: with sector_split_lines off its fit is r7's, unchanged
-// (its figures: the r7 report).
+// residuals of r7: K % 16 == 8 rows, a third of the data, -5.1 % signed, 64-row tiles -11 %) and
+// drops cluster_ktile_us, which a 30 % sample fit left undetermined beside it (se(ln) 0.72). r9
+// adds tile_io_gb_per_s, the segment ends' tile reads and writes at the busy SMs' share of a
+// throughput (r7 residuals at 132 SMs, K % 16 != 0: 1-8 k-tiles predicted 1-5 % too slow below
+// half a wave, 6-10 % too fast from one wave up). r7 left the list: with both new terms off its fit
+// is r7's, unchanged (its figures: the r7 report).
 void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
   run.variants = {
-      {"r8: r7 + split sectors on the L2 pipe (sector_split_lines), without the cluster k-tile "
-       "cost",
+      {"r9: r8 + the segment ends' tile traffic shared by the busy SMs (tile_io_gb_per_s)",
        {"ktile_fixed_us", "cluster_ktile_us"},
        {"reuse_lag_scale"},
        {},
        {},
        {}},
-      {"r8 with the cluster k-tile cost (cluster_ktile_us)",
-       {"ktile_fixed_us"},
+      {"r8: r7 + split sectors on the L2 pipe (sector_split_lines), without the cluster k-tile "
+       "cost",
+       {"ktile_fixed_us", "cluster_ktile_us", "tile_io_gb_per_s"},
        {"reuse_lag_scale"},
        {},
        {},
@@ -237,6 +239,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   run.start["cluster_ktile_us"] = kClusterKtileStartUs;
   run.start["cluster_segment_us"] = kClusterSegmentStartUs;
   run.start["sector_split_lines"] = kSectorSplitStart;
+  run.start["tile_io_gb_per_s"] = kTileIoStartGbPerS;
   run.start["reuse_lag_scale"] = kReuseLagStartScale;
   run.start["reuse_lag_l2_mib"] = kReuseLagL2StartMib;
   run.start["load_latency_us"] = kLoadLatencyStartUs;

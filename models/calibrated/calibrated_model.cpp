@@ -7,7 +7,8 @@
 // vector loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
 // (traffic::working_set_dram_fraction), a Stream-K plan's panel reuse gaps as well when
 // reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
-// rule. SMs run at spread speeds (sm_spread). Fixups and epilogues scale with the tile's area. MAC
+// rule. SMs run at spread speeds (sm_spread). Fixups and epilogues scale with the tile's area, plus
+// their tile bytes at the busy SMs' share of tile_io_gb_per_s (priced at the action's start). MAC
 // loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change of busy
 // SMs and working set. The constants (prologue, pipeline restarts in the fixups) were fitted for
 // one k step, the model file's "tile": tiles of another k step are refused (config_error). Clusters
@@ -33,6 +34,8 @@ constexpr double kBytesPerGb = 1e9;
 constexpr double kReferenceTileElems = 128.0 * 128.0;
 // (sqrt(5) - 1) / 2: multiples of it modulo 1 fill [0, 1) as evenly as any sequence can.
 constexpr double kGoldenRatioConjugate = 0.6180339887498949;
+// An in-place add reads the workspace tile and writes it back.
+constexpr double kReadAndWrite = 2.0;
 // SM speed classes of sm_speed_spread (slowest = 1 + spread, fastest = 1).
 constexpr double kSpeedClasses = 8.0;
 
@@ -54,6 +57,7 @@ class CalibratedModel final : public CostModel {
         l2_lines_per_us_(v.at("l2_lines_per_us")),
         sector_split_(v.at("sector_split_lines")),
         dram_gb_per_s_(v.at("dram_gb_per_s")),
+        tile_io_gb_per_s_(v.at("tile_io_gb_per_s")),
         ktile_fixed_(v.at("ktile_fixed_us")),
         l2_reuse_mib_(v.at("l2_reuse_mib")),
         lag_scale_(v.at("reuse_lag_scale")),
@@ -108,8 +112,8 @@ class CalibratedModel final : public CostModel {
   // full load, assigned in a fixed low-discrepancy order (the golden-ratio Weyl sequence), so any
   // run of consecutive SMs holds slow and fast ones alike. Few classes keep a wave's loop ends on
   // few distinct times. The simulator scales by the busy share of the `sms` it runs on at the
-  // loop's start; the spread is contention, so a partition of the chip (the other SMs idle) scales
-  // it by its share of the chip as well.
+  // loop's start; the spread is contention, so a partition of the chip (the other SMs idle)
+  // scales it by its share of the chip as well.
   double sm_spread(int64_t sm, int64_t sms) const override {
     const double position = static_cast<double>(sm) * kGoldenRatioConjugate;
     const double speed_class = std::floor((position - std::floor(position)) * kSpeedClasses);
@@ -119,17 +123,19 @@ class CalibratedModel final : public CostModel {
   }
   // Every segment ends in exactly one of epilogue, partial_store and partial_accumulate (a Final
   // segment's partial loads precede its epilogue), so each carries the cluster's segment cost.
-  double epilogue(const Plan& p, const Segment&, const CostContext&) const override {
-    return epilogue_ * area(p) + cluster_segment(p);
+  double epilogue(const Plan& p, const Segment&, const CostContext& c) const override {
+    return epilogue_ * area(p) + cluster_segment(p) +
+           tile_io(c, traffic::output_tile_bytes(p.tile));
   }
-  double partial_store(const Plan& p, const Segment&, const CostContext&) const override {
-    return store_ * area(p) + cluster_segment(p);
+  double partial_store(const Plan& p, const Segment&, const CostContext& c) const override {
+    return store_ * area(p) + cluster_segment(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
   }
-  double partial_load(const Plan& p, const Segment&, const CostContext&) const override {
-    return load_ * area(p);
+  double partial_load(const Plan& p, const Segment&, const CostContext& c) const override {
+    return load_ * area(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
   }
-  double partial_accumulate(const Plan& p, const Segment&, const CostContext&) const override {
-    return accumulate_ * area(p) + cluster_segment(p);
+  double partial_accumulate(const Plan& p, const Segment&, const CostContext& c) const override {
+    return accumulate_ * area(p) + cluster_segment(p) +
+           tile_io(c, kReadAndWrite * traffic::partial_tile_bytes(p.tile));
   }
   double flag_latency(const Plan&) const override { return flag_; }
   double cta_prologue(const Plan&) const override { return prologue_; }
@@ -157,11 +163,12 @@ class CalibratedModel final : public CostModel {
   }
   void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
   void set_fitted_clusters(const std::vector<ClusterShape>& c) override { fitted_clusters_ = c; }
-  // The L2 and DRAM pipes grow with busy SMs (rates are positive, declared ranges), the tensor pipe
-  // and the fixed and unaligned costs do not depend on load, and combine_pipes is nondecreasing in
-  // each. Working-set rule: busy x DRAM share is least at one busy SM on one tile row and column
-  // (the in-step share times busy is at least 1 there, the scattered share 0). The gap rule
-  // applies to Stream-K plans only, which sim/predict/best.cpp does not bound.
+  // The L2 and DRAM pipes and the tile io grow with busy SMs (rates are positive, declared
+  // ranges), the tensor pipe and the fixed and unaligned costs do not depend on load, and
+  // combine_pipes is nondecreasing in each. Working-set rule: busy x DRAM share is least at one
+  // busy SM on one tile row and column (the in-step share times busy is at least 1 there, the
+  // scattered share 0). The gap rule applies to Stream-K plans only, which sim/predict/best.cpp
+  // does not bound.
   bool costs_grow_with_load() const override { return true; }
 
  private:
@@ -187,16 +194,21 @@ class CalibratedModel final : public CostModel {
     return lines + sector_split_ * traffic::cta_operand_rows(p.tile, p.cluster) *
                        traffic::extra_sectors_per_row(p.problem.k);
   }
+  // A tile written or read at a segment's end, at the busy SMs' share of tile_io_gb_per_s.
+  double tile_io(const CostContext& c, double bytes) const {
+    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
+    return busy * bytes / (tile_io_gb_per_s_ * kBytesPerGb) * kUsPerS;
+  }
   double cluster_segment(const Plan& p) const {
     return cluster_size(p) > 1 ? cluster_segment_ : 0.0;
   }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
-  double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, ktile_fixed_, l2_reuse_mib_,
-      lag_scale_, lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_, cluster_ktile_, cluster_segment_,
-      load_latency_, sm_spread_, unaligned_, epilogue_, store_, load_, accumulate_, flag_,
-      prologue_, launch_, l2_mib_, chip_sms_;
+  double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, tile_io_gb_per_s_,
+      ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_,
+      cluster_ktile_, cluster_segment_, load_latency_, sm_spread_, unaligned_, epilogue_, store_,
+      load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -233,6 +245,11 @@ ModelInfo calibrated_model_info() {
            "term off"},
           {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
            "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2"},
+          {"tile_io_gb_per_s", "GB/s", kTileIoOffRate, kRateRange,
+           "memory throughput the busy SMs share for the tiles written and read at segment ends "
+           "(a finished bf16 output tile; an fp32 partial stored, loaded, or read and written by "
+           "an in-place add), on top of the fixed epilogue and fixup costs; the default is so "
+           "high that they cost nothing"},
           {"ktile_fixed_us", "us", 0.0, kTimeRange,
            "fixed cost of each MAC iteration (k-tile), whatever the tile size and busy SMs "
            "(barrier, issue and pipeline overhead the pipes do not cover)"},
@@ -250,8 +267,10 @@ ModelInfo calibrated_model_info() {
            "panels of scattered Stream-K tiles compete with every other slice in flight, so it "
            "can be less than l2_reuse_mib); 0 = l2_reuse_mib"},
           {"oob_rows_per_us", "rows/us", kOobPipeOffRate, kRateRange,
-           "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M / "
-           "N, zero-filled) the busy SMs' load paths get through per us, shared; the default is so "
+           "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M "
+           "/ "
+           "N, zero-filled) the busy SMs' load paths get through per us, shared; the default is "
+           "so "
            "high that they cost nothing"},
           {"smem_gb_per_s", "GB/s", kSmemPipeOffRate, kRateRange,
            "shared-memory operand reads of the tensor cores one SM sustains (a k-tile reads "

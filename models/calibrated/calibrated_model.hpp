@@ -37,6 +37,11 @@ constexpr double kClusterKtileStartUs = 0.02;
 // at two cluster barriers around a tile boundary (a start value, not a measurement).
 constexpr double kClusterSegmentStartUs = 0.5;
 
+// tile_io_gb_per_s's declared default (the pipe off, as kOobPipeOffRate) and the fit's start
+// value: 2 TB/s, a guess at the output write throughput of HBM3e under load (not a measurement).
+constexpr double kTileIoOffRate = 1e15;
+constexpr double kTileIoStartGbPerS = 2000.0;
+
 // The fit's start value of sector_split_lines (declared default 0: the term off): one line per
 // extra sector (a start value; a 30 % sample fit of r7 + the term gave 1.4).
 constexpr double kSectorSplitStart = 1.0;

@@ -125,4 +125,26 @@ TEST_CASE("epilogue and fixup costs scale with tile area") {
   CHECK(m->partial_store(plan_for(kWide, 4096), s, c) == doctest::Approx(6.0));
 }
 
+TEST_CASE("tiles written and read at segment ends share tile_io_gb_per_s among the busy SMs") {
+  const GpuSpec h200 = gpu_preset("h200");
+  const auto m = make_model("calibrated",
+                            {{"epilogue_us", 1.0},
+                             {"store_us", 1.0},
+                             {"load_us", 1.0},
+                             {"accumulate_us", 1.0},
+                             {"tile_io_gb_per_s", 1000.0}},
+                            h200);
+  const Segment s;
+  const Plan p = plan_for(kSquare, 4096);
+  // 10 busy SMs at 1000 GB/s: a bf16 128x128 output tile (32,768 B) adds 10 x 32768 / 1e12 s =
+  // 0.32768 us to the 1 us epilogue; an fp32 partial (65,536 B) 0.65536 us to a store or a load;
+  // an in-place add reads and writes it, 1.31072 us. One busy SM: a tenth.
+  const CostContext ten{132, 10};
+  CHECK(m->epilogue(p, s, ten) == doctest::Approx(1.32768));
+  CHECK(m->partial_store(p, s, ten) == doctest::Approx(1.65536));
+  CHECK(m->partial_load(p, s, ten) == doctest::Approx(1.65536));
+  CHECK(m->partial_accumulate(p, s, ten) == doctest::Approx(2.31072));
+  CHECK(m->epilogue(p, s, CostContext{132, 1}) == doctest::Approx(1.032768));
+}
+
 }  // namespace lw
