@@ -64,8 +64,15 @@ void set_gaps(std::vector<PanelSegment>& v, PanelLagScratch& scratch) {
   }
 }
 
-// Gap quantiles weighted by the segments' k-tiles.
-GapQuantiles quantiles(const std::vector<PanelSegment>& segments, PanelLagScratch& scratch) {
+// The (j + 1/2) / kGapQuantiles k-tile quantile of the gaps: the smallest gap whose segments and
+// the lower gaps' hold more than that many k-tiles (the largest gap if none does).
+double quantile_at(int j, double total_ktiles) {
+  return (static_cast<double>(j) + 0.5) / kGapQuantiles * total_ktiles;
+}
+
+// Gap quantiles weighted by the segments' k-tiles, by sorting (gap, k-tiles) pairs.
+GapQuantiles quantiles_by_sorting(const std::vector<PanelSegment>& segments,
+                                  PanelLagScratch& scratch) {
   std::vector<std::pair<double, double>>& v = scratch.gaps;  // (gap, k-tiles), sorted by gap
   v.clear();
   double total = 0;
@@ -81,7 +88,7 @@ GapQuantiles quantiles(const std::vector<PanelSegment>& segments, PanelLagScratc
   size_t i = 0;
   double below = 0;  // k-tiles of v[0, i)
   for (int j = 0; j < kGapQuantiles && !v.empty(); ++j) {
-    const double at = (static_cast<double>(j) + 0.5) / kGapQuantiles * total;
+    const double at = quantile_at(j, total);
     while (i + 1 < v.size() && below + v[i].second <= at) {
       below += v[i].second;
       ++i;
@@ -89,6 +96,52 @@ GapQuantiles quantiles(const std::vector<PanelSegment>& segments, PanelLagScratc
     q[static_cast<size_t>(j)] = v[i].first;
   }
   return q;
+}
+
+// The same quantiles from the k-tiles per gap value (gaps are whole k-tiles or kFirstFetch; the
+// k-tile sums are whole numbers far below 2^53, so exact in any order): one pass and a scan of
+// `max_gap` + 2 counters instead of a sort.
+GapQuantiles quantiles_by_counting(const std::vector<PanelSegment>& segments, int64_t max_gap,
+                                   PanelLagScratch& scratch) {
+  std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
+  ktiles.assign(static_cast<size_t>(max_gap) + 2, 0.0);
+  double total = 0;
+  for (const auto& s : segments) {
+    const auto n = static_cast<double>(s.k_end - s.k_begin);
+    ktiles[static_cast<size_t>(s.gap - kFirstFetch)] += n;
+    total += n;
+  }
+  GapQuantiles q{};
+  size_t g = 0;      // gap + 1
+  double below = 0;  // k-tiles of the counters before g
+  const size_t last = ktiles.size() - 1;
+  for (int j = 0; j < kGapQuantiles && !segments.empty(); ++j) {
+    const double at = quantile_at(j, total);
+    while (g < last && below + ktiles[g] <= at) {
+      below += ktiles[g];
+      ++g;
+    }
+    // An empty gap value is never where the scan stops unless it is the last (then max_gap's
+    // segments are there: the largest gap).
+    q[static_cast<size_t>(j)] = static_cast<double>(g) + kFirstFetch;
+  }
+  return q;
+}
+
+// Counting pays while the gap range is at most this many times the segments; wider ranges (and
+// the negative gaps of phases beyond order_key's clamp) are sorted.
+constexpr double kCountedGapsPerSegment = 8;
+
+// Gap quantiles weighted by the segments' k-tiles.
+GapQuantiles quantiles(const std::vector<PanelSegment>& segments, PanelLagScratch& scratch) {
+  double min_gap = kFirstFetch, max_gap = kFirstFetch;
+  for (const auto& s : segments) {
+    min_gap = std::min(min_gap, s.gap);
+    max_gap = std::max(max_gap, s.gap);
+  }
+  const double countable = static_cast<double>(segments.size()) * kCountedGapsPerSegment;
+  if (min_gap < kFirstFetch || max_gap > countable) return quantiles_by_sorting(segments, scratch);
+  return quantiles_by_counting(segments, static_cast<int64_t>(max_gap), scratch);
 }
 
 // Every MAC segment of the launch, with its phase, into scratch.a (by tile row) and .b (column).
@@ -113,8 +166,12 @@ void collect_segments(const Plan& p, PanelLagScratch& scratch) {
 
 }  // namespace
 
+bool has_panel_lag(const Plan& p) {
+  return p.split_mode == SplitMode::EvenStream || p.split_mode == SplitMode::CutlassStream;
+}
+
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
-  if (p.split_mode != SplitMode::EvenStream && p.split_mode != SplitMode::CutlassStream) return {};
+  if (!has_panel_lag(p)) return {};
   collect_segments(p, scratch);
   set_gaps(scratch.a, scratch);
   set_gaps(scratch.b, scratch);
@@ -123,6 +180,19 @@ PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
   lag.a_gaps = quantiles(scratch.a, scratch);
   lag.b_gaps = quantiles(scratch.b, scratch);
   return lag;
+}
+
+const PanelLag& PanelLagCache::of(const Plan& p) {
+  if (!has_panel_lag(p)) return unknown_;  // not worth an entry
+  for (const Entry& e : entries_) {
+    if (e.used && same_plan(e.plan, p)) return e.lag;
+  }
+  Entry& e = entries_[next_];
+  next_ = (next_ + 1) % entries_.size();
+  e.used = true;
+  e.plan = p;
+  e.lag = panel_lag(p, scratch_);
+  return e.lag;
 }
 
 }  // namespace lw

@@ -46,12 +46,37 @@ struct PanelLagScratch {
   std::vector<PanelSegment> a, b, sorted;
   std::vector<std::size_t> panel_start;
   std::vector<std::pair<double, double>> gaps;  // (gap, k-tiles)
+  std::vector<double> ktiles_by_gap;            // [gap + 1]: k-tiles of the segments with that gap
 };
 
 // Gaps of plans whose persistent CTAs walk Stream-K ranges (SplitMode::EvenStream,
 // CutlassStream); every other plan's tiles start at phase 0 or at their split's k_begin alike, in
 // waves the working-set rule of the cost model covers: `known` is false for them.
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch);
+bool has_panel_lag(const Plan& p);  // the plan's split mode is a Stream-K one (`known` gaps)
+
+// The gaps are a property of the plan alone: this many plans' gaps are kept (`compare` simulates
+// Stream-K and its two-tile hybrid on one shape, often the same plan; the fit simulates its
+// training plans again for every model evaluation).
+constexpr size_t kPanelLagCachePlans = 4;
+
+// panel_lag() of the last kPanelLagCachePlans distinct plans with gaps asked for (oldest replaced
+// first; keyed by same_plan()).
+class PanelLagCache {
+ public:
+  const PanelLag& of(const Plan& p);
+
+ private:
+  struct Entry {
+    bool used = false;
+    Plan plan;
+    PanelLag lag;
+  };
+  std::array<Entry, kPanelLagCachePlans> entries_{};
+  size_t next_ = 0;   // the entry replaced next
+  PanelLag unknown_;  // of every plan without gaps
+  PanelLagScratch scratch_;
+};
 
 // The segment that fetched a slice last is searched this many places up in phase order (the
 // nearest of another tile with a common k is taken).

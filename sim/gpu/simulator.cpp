@@ -71,7 +71,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   sm_busy_.assign(static_cast<size_t>(opt_.sms), 0.0);
   sm_wait_.assign(static_cast<size_t>(opt_.sms), 0.0);
   busy_sms_ = 0;
-  panel_lag_ = model.uses_panel_lag() ? panel_lag(plan, panel_lag_scratch_) : PanelLag{};
+  panel_lag_ = model.uses_panel_lag() ? panel_lags_.of(plan) : PanelLag{};
   // A plan priced by its panel reuse gaps does not read the working set (CostModel).
   track_working_set_ = model.uses_working_set() && !panel_lag_.known;
   rows_in_flight_.assign(static_cast<size_t>(plan.tiles_m), 0);
