@@ -31,22 +31,31 @@ struct PanelLag {
   GapQuantiles b_gaps{};
 };
 
-// One segment of the plan as the gap computation sees it (sorted by `order`: panel ascending,
-// then phase descending, packed in one key so the sort compares one integer).
+// One segment of the plan as the gap computation sees it.
 struct PanelSegment {
-  uint64_t order = 0;
   int64_t tile = 0;
   int64_t k_begin = 0, k_end = 0;
   int64_t phase = 0;
-  double gap = kFirstFetch;
+};
+
+// A segment's place in one operand's panels (sorted by `order`: panel ascending, then phase
+// descending, packed in one key so the sort compares one integer; then by `across`, the tile's
+// coordinate across the panel, which orders a panel's tiles as their indices do). Small, so the
+// sort moves 16 bytes per swap; `segment` indexes PanelLagScratch::segments.
+struct PanelPlace {
+  uint64_t order = 0;
+  uint32_t across = 0;
+  uint32_t segment = 0;
 };
 
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
 struct PanelLagScratch {
-  std::vector<PanelSegment> a, b, sorted;
+  std::vector<PanelSegment> segments;
+  std::vector<PanelPlace> a, b, sorted;  // places by tile row (A panels), column (B), sort buffer
+  std::vector<double> gaps;              // per segment, of the operand at hand
   std::vector<std::size_t> panel_start;
-  std::vector<std::pair<double, double>> gaps;  // (gap, k-tiles)
-  std::vector<double> ktiles_by_gap;            // [gap + 1]: k-tiles of the segments with that gap
+  std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
+  std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
 };
 
 // Gaps of plans whose persistent CTAs walk Stream-K ranges (SplitMode::EvenStream,
