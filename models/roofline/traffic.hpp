@@ -201,15 +201,28 @@ inline double capacity_miss(double working_set_mib, double l2_effective_mib) {
   return x / (1.0 + x);
 }
 
-// Mean over gap quantiles (sim/decomp/panel_lag.hpp) of the share of a slice's loads that come
-// from DRAM: all of a first fetch; else the capacity miss of what is loaded in between, gap x
-// `mib_per_gap_iter`, at most the problem's whole A+B (`footprint_mib`).
+// The share of a slice's loads that come from DRAM after a reuse gap: all of a first fetch; else
+// the capacity miss of what is loaded in between, gap x `mib_per_gap_iter`, at most the problem's
+// whole A+B (`footprint_mib`).
+inline double one_gap_miss(double gap, double mib_per_gap_iter, double footprint_mib,
+                           double l2_reuse_mib) {
+  return gap < 0 ? 1.0
+                 : capacity_miss(std::min(gap * mib_per_gap_iter, footprint_mib), l2_reuse_mib);
+}
+
+// Mean of one_gap_miss over gap quantiles (sim/decomp/panel_lag.hpp). The quantiles ascend and
+// often repeat: a repeated gap reuses the term just computed (the same value, summed in order).
 inline double gap_miss(const GapQuantiles& gaps, double mib_per_gap_iter, double footprint_mib,
                        double l2_reuse_mib) {
   double sum = 0;
+  double gap_before = gaps[0];
+  double miss = one_gap_miss(gap_before, mib_per_gap_iter, footprint_mib, l2_reuse_mib);
   for (const double gap : gaps) {
-    sum += gap < 0 ? 1.0
-                   : capacity_miss(std::min(gap * mib_per_gap_iter, footprint_mib), l2_reuse_mib);
+    if (gap != gap_before) {
+      miss = one_gap_miss(gap, mib_per_gap_iter, footprint_mib, l2_reuse_mib);
+      gap_before = gap;
+    }
+    sum += miss;
   }
   return sum / static_cast<double>(gaps.size());
 }

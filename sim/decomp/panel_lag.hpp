@@ -31,27 +31,61 @@ struct PanelLag {
   GapQuantiles b_gaps{};
 };
 
-// One segment of the plan as the gap computation sees it (sorted by `order`: panel ascending,
-// then phase descending, packed in one key so the sort compares one integer).
+// One segment of the plan as the gap computation sees it.
 struct PanelSegment {
-  uint64_t order = 0;
   int64_t tile = 0;
   int64_t k_begin = 0, k_end = 0;
   int64_t phase = 0;
-  double gap = kFirstFetch;
+};
+
+// A segment's place in one operand's panels (sorted by `order`: panel ascending, then phase
+// descending, packed in one key so the sort compares one integer; then by `across`, the tile's
+// coordinate across the panel, which orders a panel's tiles as their indices do). Small, so the
+// sort moves 16 bytes per swap; `segment` indexes PanelLagScratch::segments.
+struct PanelPlace {
+  uint64_t order = 0;
+  uint32_t across = 0;
+  uint32_t segment = 0;
 };
 
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
 struct PanelLagScratch {
-  std::vector<PanelSegment> a, b, sorted;
+  std::vector<PanelSegment> segments;
+  std::vector<PanelPlace> a, b, sorted;  // places by tile row (A panels), column (B), sort buffer
+  std::vector<double> gaps;              // per segment, of the operand at hand
   std::vector<std::size_t> panel_start;
-  std::vector<std::pair<double, double>> gaps;  // (gap, k-tiles)
+  std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
+  std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
 };
 
 // Gaps of plans whose persistent CTAs walk Stream-K ranges (SplitMode::EvenStream,
 // CutlassStream); every other plan's tiles start at phase 0 or at their split's k_begin alike, in
 // waves the working-set rule of the cost model covers: `known` is false for them.
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch);
+bool has_panel_lag(const Plan& p);  // the plan's split mode is a Stream-K one (`known` gaps)
+
+// The gaps are a property of the plan alone: this many plans' gaps are kept (`compare` simulates
+// Stream-K and its two-tile hybrid on one shape, often the same plan; the fit simulates its
+// training plans again for every model evaluation).
+constexpr size_t kPanelLagCachePlans = 4;
+
+// panel_lag() of the last kPanelLagCachePlans distinct plans with gaps asked for (oldest replaced
+// first; keyed by same_plan()).
+class PanelLagCache {
+ public:
+  const PanelLag& of(const Plan& p);
+
+ private:
+  struct Entry {
+    bool used = false;
+    Plan plan;
+    PanelLag lag;
+  };
+  std::array<Entry, kPanelLagCachePlans> entries_{};
+  size_t next_ = 0;   // the entry replaced next
+  PanelLag unknown_;  // of every plan without gaps
+  PanelLagScratch scratch_;
+};
 
 // The segment that fetched a slice last is searched this many places up in phase order (the
 // nearest of another tile with a common k is taken).

@@ -75,6 +75,22 @@ struct Plan {
   int64_t workspace_slots = 0;
 };
 
+// Field-by-field plan equality (host only): decompositions often coincide (two-tile is Stream-K
+// below two waves of tiles, cutlass often picks dp), and an identical plan simulates identically.
+inline bool same_plan(const Plan& a, const Plan& b) {
+  static_assert(sizeof(Plan) == 200, "Plan changed: compare the new field here");
+  auto dims = [](const auto& x, const auto& y) { return x.m == y.m && x.n == y.n; };
+  return dims(a.problem, b.problem) && a.problem.k == b.problem.k && dims(a.tile, b.tile) &&
+         a.tile.k == b.tile.k && dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m &&
+         a.tiles_n == b.tiles_n && a.tiles == b.tiles && a.k_tiles == b.k_tiles &&
+         a.raster == b.raster && a.grid == b.grid && a.work_units == b.work_units &&
+         a.persistent == b.persistent && a.split_mode == b.split_mode &&
+         a.split_tiles == b.split_tiles && a.split_units == b.split_units && a.splits == b.splits &&
+         a.groups == b.groups && a.big_groups == b.big_groups && a.min_piece == b.min_piece &&
+         a.walk == b.walk && a.owner == b.owner && a.storage == b.storage &&
+         a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
+}
+
 // Tile index -> tile coordinates (in tiles).
 LW_HD int64_t tile_coord_m(const Plan& p, int64_t tile) {
   return p.raster == Raster::AlongN ? tile / p.tiles_n : tile % p.tiles_m;

@@ -19,10 +19,15 @@ constexpr int32_t kPriorityLaunch = 1;
 // A cost model's time for one action (`what`: the CostModel method), refused unless it is finite
 // and non-negative: a wrong time must stop the simulation, not print a wrong makespan.
 // A model's answer (a time, or sm_spread's stretch per busy share): finite and >= 0.
-double checked(double value, const char* what) {
-  if (std::isfinite(value) && value >= 0) return value;
+// The refusal is out of line (and cold) so that the check itself inlines into every action.
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_time(double value, const char* what) {
   throw std::runtime_error(std::string("the cost model gave ") + what + " a time of " +
                            std::to_string(value) + " (must be finite and >= 0)");
+}
+
+inline double checked(double value, const char* what) {
+  if (std::isfinite(value) && value >= 0) return value;
+  refuse_time(value, what);
 }
 
 }  // namespace
@@ -71,7 +76,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   sm_busy_.assign(static_cast<size_t>(opt_.sms), 0.0);
   sm_wait_.assign(static_cast<size_t>(opt_.sms), 0.0);
   busy_sms_ = 0;
-  panel_lag_ = model.uses_panel_lag() ? panel_lag(plan, panel_lag_scratch_) : PanelLag{};
+  panel_lag_ = model.uses_panel_lag() ? panel_lags_.of(plan) : PanelLag{};
   // A plan priced by its panel reuse gaps does not read the working set (CostModel).
   track_working_set_ = model.uses_working_set() && !panel_lag_.known;
   rows_in_flight_.assign(static_cast<size_t>(plan.tiles_m), 0);

@@ -150,7 +150,7 @@ class Simulator {
   PanelLag panel_lag_;  // of the plan, when the model uses it
   bool slows_sms_ = false;
   std::vector<double> sm_spread_;  // CostModel::sm_spread per SM, when slows_sms_
-  PanelLagScratch panel_lag_scratch_;
+  PanelLagCache panel_lags_;       // of the last few plans (a plan is often simulated again)
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;
   int64_t next_to_dispatch_ = 0;

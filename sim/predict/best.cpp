@@ -56,22 +56,6 @@ double ideal_makespan(const Problem& problem, const TileShape& tile, const Clust
          static_cast<double>(opt.sms);
 }
 
-// Field-by-field plan equality: decompositions often coincide (two-tile is Stream-K below two
-// waves of tiles, cutlass often picks dp), and an identical plan simulates identically.
-bool same_plan(const Plan& a, const Plan& b) {
-  static_assert(sizeof(Plan) == 200, "Plan changed: compare the new field here");
-  auto dims = [](const auto& x, const auto& y) { return x.m == y.m && x.n == y.n; };
-  return dims(a.problem, b.problem) && a.problem.k == b.problem.k && same_tile(a.tile, b.tile) &&
-         dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m && a.tiles_n == b.tiles_n &&
-         a.tiles == b.tiles && a.k_tiles == b.k_tiles && a.raster == b.raster && a.grid == b.grid &&
-         a.work_units == b.work_units && a.persistent == b.persistent &&
-         a.split_mode == b.split_mode && a.split_tiles == b.split_tiles &&
-         a.split_units == b.split_units && a.splits == b.splits && a.groups == b.groups &&
-         a.big_groups == b.big_groups && a.min_piece == b.min_piece && a.walk == b.walk &&
-         a.owner == b.owner && a.storage == b.storage &&
-         a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
-}
-
 bool same_config(const Plan& a, const Plan& b) {
   return same_tile(a.tile, b.tile) && same_cluster(a.cluster, b.cluster);
 }

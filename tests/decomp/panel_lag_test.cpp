@@ -45,4 +45,24 @@ TEST_CASE("data-parallel and split-K tiles start in step: no gaps") {
   CHECK_FALSE(panel_lag(plan("splitk:4", Problem{512, 512, 8192}, 132), scratch).known);
 }
 
+TEST_CASE("the cache gives each plan's own gaps, whatever was asked in between") {
+  const Plan one_row = plan("streamk", Problem{128, 640, 512}, 4);
+  const Plan square = plan("streamk", Problem{2048, 2048, 1024}, 132);
+  const Plan two_tile = plan("two-tile", Problem{2048, 2048, 1024}, 132);
+  PanelLagScratch scratch;
+  PanelLagCache cache;
+  for (int round = 0; round < 2; ++round) {
+    for (const Plan* p : {&one_row, &square, &two_tile, &one_row}) {
+      const PanelLag expected = panel_lag(*p, scratch);
+      const PanelLag& got = cache.of(*p);
+      CHECK(got.known == expected.known);
+      CHECK(got.a_gaps == expected.a_gaps);
+      CHECK(got.b_gaps == expected.b_gaps);
+    }
+  }
+  CHECK_FALSE(cache.of(plan("dp", Problem{4096, 4096, 4096}, 132)).known);
+  CHECK(same_plan(square, plan("streamk", Problem{2048, 2048, 1024}, 132)));
+  CHECK_FALSE(same_plan(one_row, square));
+}
+
 }  // namespace lw
