@@ -194,8 +194,10 @@ class CalibratedModel final : public CostModel {
     return lines + sector_split_ * traffic::cta_operand_rows(p.tile, p.cluster) *
                        traffic::extra_sectors_per_row(p.problem.k);
   }
-  // A tile written or read at a segment's end, at the busy SMs' share of tile_io_gb_per_s.
+  // A tile written or read at a segment's end, at the busy SMs' share of tile_io_gb_per_s; nothing
+  // at the off rate (model files without the term predict exactly as before).
   double tile_io(const CostContext& c, double bytes) const {
+    if (tile_io_gb_per_s_ >= kTileIoOffRate) return 0.0;
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     return busy * bytes / (tile_io_gb_per_s_ * kBytesPerGb) * kUsPerS;
   }
