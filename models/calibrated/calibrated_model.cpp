@@ -104,7 +104,7 @@ class CalibratedModel final : public CostModel {
     // Little's law on the ring: wgmma_stages(tile) k-tiles of loads in flight, each landing
     // load_latency_us after it was issued.
     const double latency = load_latency_ / static_cast<double>(wgmma_stages(p.tile));
-    const double cluster = cluster_size(p) > 1 ? cluster_ktile_ : 0.0;
+    const double cluster = clustered(p) ? cluster_ktile_ : 0.0;
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
   }
@@ -201,9 +201,7 @@ class CalibratedModel final : public CostModel {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     return busy * bytes / (tile_io_gb_per_s_ * kBytesPerGb) * kUsPerS;
   }
-  double cluster_segment(const Plan& p) const {
-    return cluster_size(p) > 1 ? cluster_segment_ : 0.0;
-  }
+  double cluster_segment(const Plan& p) const { return clustered(p) ? cluster_segment_ : 0.0; }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }

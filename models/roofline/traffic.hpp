@@ -54,6 +54,14 @@ constexpr int64_t kL2LineBytes = 128;
 
 inline int64_t gcd64(int64_t a, int64_t b) { return b == 0 ? a : gcd64(b, a % b); }
 
+// Rows after which operand row starts repeat their offset within a `unit_bytes` block (a line, a
+// sector): row r starts at byte r x pitch, pitch = K x 2 bytes, so the period is
+// unit / gcd(pitch mod unit, unit) rows (1: every row starts on a boundary).
+inline int64_t row_offset_period(int64_t k, int64_t unit_bytes) {
+  const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);
+  return unit_bytes / gcd64(pitch % unit_bytes, unit_bytes);
+}
+
 // Mean L2 lines one k-tile touches per operand row (A rows and B rows are both K-contiguous with
 // pitch K elements). Row r starts at byte r * K * 2 (mod 128), so the offsets repeat with period
 // 128 / gcd(2K, 128) rows; k-tile starts add multiples of tile.k * 2 bytes. Averaged over one
@@ -61,7 +69,7 @@ inline int64_t gcd64(int64_t a, int64_t b) { return b == 0 ? a : gcd64(b, a % b)
 inline double l2_lines_per_row(const TileShape& t, int64_t k) {
   const int64_t row_bytes = t.k * static_cast<int64_t>(kBf16Bytes);
   const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);
-  const int64_t period = kL2LineBytes / gcd64(pitch % kL2LineBytes, kL2LineBytes);
+  const int64_t period = row_offset_period(k, kL2LineBytes);
   if (row_bytes % kL2LineBytes == 0) {  // whole lines: every row but the aligned one spans one more
     return static_cast<double>(row_bytes / kL2LineBytes) + 1.0 - 1.0 / static_cast<double>(period);
   }
@@ -85,8 +93,7 @@ inline double l2_requests_per_iter(const TileShape& t, int64_t k) {
 constexpr int64_t kL2SectorBytes = 32;
 
 inline double extra_sectors_per_row(int64_t k) {
-  const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);
-  const int64_t period = kL2SectorBytes / gcd64(pitch % kL2SectorBytes, kL2SectorBytes);
+  const int64_t period = row_offset_period(k, kL2SectorBytes);
   return 1.0 - 1.0 / static_cast<double>(period);
 }
 

@@ -78,6 +78,10 @@ double quantile_at(int j, double total_ktiles) {
   return (static_cast<double>(j) + 0.5) / kGapQuantiles * total_ktiles;
 }
 
+}  // namespace
+
+namespace panel_lag_detail {
+
 // Gap quantiles weighted by the segments' k-tiles, by sorting (gap, k-tiles) pairs.
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch) {
   std::vector<std::pair<double, double>>& v = scratch.gap_ktiles;  // sorted by gap
@@ -133,6 +137,13 @@ GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch) {
   }
   return q;
 }
+
+}  // namespace panel_lag_detail
+
+namespace {
+
+using panel_lag_detail::quantiles_by_counting;
+using panel_lag_detail::quantiles_by_sorting;
 
 // Counting pays while the gap range is at most this many times the segments; wider ranges (and
 // the negative gaps of phases beyond order_key's clamp) are sorted.

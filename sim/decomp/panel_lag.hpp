@@ -91,4 +91,12 @@ class PanelLagCache {
 // nearest of another tile with a common k is taken).
 constexpr int64_t kPanelLagSearch = 8;
 
+// The two ways panel_lag() summarises one operand's gaps (scratch.gaps, per scratch.segments) as
+// k-tile quantiles; they must agree wherever counting applies (every gap a whole number of
+// k-tiles in [kFirstFetch, max_gap]). Exposed for the test that pins that.
+namespace panel_lag_detail {
+GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch);
+GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch);
+}  // namespace panel_lag_detail
+
 }  // namespace lw

@@ -100,6 +100,7 @@ LW_HD int64_t tile_coord_n(const Plan& p, int64_t tile) {
 }
 
 LW_HD int64_t cluster_size(const Plan& p) { return p.cluster.m * p.cluster.n; }
+LW_HD bool clustered(const Plan& p) { return cluster_size(p) > 1; }  // CTAs launched in clusters
 
 // CTA tile coordinates (in CTA tiles) of cluster rank `rank` (m fastest) in plan tile `tile`.
 LW_HD int64_t cta_tile_m(const Plan& p, int64_t tile, int64_t rank) {

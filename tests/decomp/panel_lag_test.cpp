@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include "sim/decomp/planners/schedule.hpp"
 
 namespace lw {
@@ -16,7 +20,40 @@ Plan plan(const char* schedule, const Problem& p, int64_t sms) {
       .plan;
 }
 
+// Scratch holding one operand's gaps: segment i has ktiles[i] k-tiles and gap gaps[i].
+PanelLagScratch with_gaps(const std::vector<int64_t>& ktiles, const std::vector<double>& gaps) {
+  PanelLagScratch s;
+  for (size_t i = 0; i < ktiles.size(); ++i) s.segments.push_back({0, 0, ktiles[i], 0});
+  s.gaps = gaps;
+  return s;
+}
+
 }  // namespace
+
+TEST_CASE("gap quantiles by counting and by sorting: a hand case and random gaps agree") {
+  // Gaps -1, 3, 0, 3 with 2, 4, 1, 1 k-tiles (8): cumulative k-tiles by gap -1: 2, 0: 3, 3: 8.
+  // Quantile j is at j + 1/2 k-tiles: the first gap whose cumulative count exceeds it.
+  const GapQuantiles expected{-1, -1, 0, 3, 3, 3, 3, 3};
+  PanelLagScratch hand = with_gaps({2, 4, 1, 1}, {-1, 3, 0, 3});
+  CHECK(panel_lag_detail::quantiles_by_sorting(hand) == expected);
+  CHECK(panel_lag_detail::quantiles_by_counting(3, hand) == expected);
+
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const size_t n = 1 + rng() % 40;
+    const int64_t max_gap = static_cast<int64_t>(rng() % 30);
+    std::vector<int64_t> ktiles;
+    std::vector<double> gaps;
+    for (size_t i = 0; i < n; ++i) {
+      ktiles.push_back(1 + static_cast<int64_t>(rng() % 9));
+      gaps.push_back(static_cast<double>(static_cast<int64_t>(rng() % (max_gap + 2)) - 1));
+    }
+    PanelLagScratch s = with_gaps(ktiles, gaps);
+    const double top = *std::max_element(gaps.begin(), gaps.end());
+    CHECK(panel_lag_detail::quantiles_by_counting(static_cast<int64_t>(top), s) ==
+          panel_lag_detail::quantiles_by_sorting(s));
+  }
+}
 
 TEST_CASE("Stream-K over one tile row: A slices refetched 2 k-tiles apart, B never shared") {
   // 128x640x512 on 4 SMs: 5 tiles (1 x 5) of 8 k-tiles, 40 k-tiles in 4 units of 10.
