@@ -36,9 +36,10 @@ std::vector<double> simulate_model(const std::string& model_name, const ParamVal
   return out;
 }
 
-// A pipe switched off is held at a rate so high that it costs nothing (inside kRateRange).
-constexpr double kPipeOffRate = 1e15;
-static_assert(kPipeOffRate <= kMaxParamRate, "a switched-off pipe's rate must be in range");
+// Start values scaled to the data's median ratio: only from the defaults (no traces, no --start).
+bool scale_start(const CalibrationRun& run) {
+  return run.traces.empty() && run.opt->start_model.empty();
+}
 
 void check_options(const CalibrateOptions& opt) {
   if (opt.measurements.empty()) throw std::invalid_argument("give --measurements FILE...");
@@ -147,7 +148,7 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
     ParamValues s = start;
     FitOptions fo = base;
     hold_terms(v, s, fo);
-    v.fit = fit_calibrated(train, run.preset, s, run.traces.empty(), fo);
+    v.fit = fit_calibrated(train, run.preset, s, scale_start(run), fo);
     const auto pred = simulate_model("calibrated", v.fit.params, run.preset, run.cases);
     v.validation = error_stats(run.cases, pred, run.split.held);
     v.validation_full =
@@ -193,7 +194,7 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   FitOptions fo = base;
   hold_terms(run.variants.front(), start, fo);
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
-  x.fit = fit_calibrated(full, preset, start, run.traces.empty(), fo);
+  x.fit = fit_calibrated(full, preset, start, scale_start(run), fo);
   const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
   const LinearBaseline rw = fit_baseline("rw", run.rw.terms, full, preset, &roofline_wave_features);
   x.preds = {
@@ -227,6 +228,9 @@ void headline_figures(CalibrationRun& run) {
 
 CalibrationResult run_calibration(const CalibrateOptions& opt) {
   check_options(opt);
+  // Read before the measurements: a bad --start file fails in a moment.
+  const ModelFile start_file =
+      opt.start_model.empty() ? ModelFile{} : read_model_file(opt.start_model);
   CalibrationRun run;
   run.opt = &opt;
   load_inputs(run);
@@ -244,6 +248,9 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   run.start["reuse_lag_l2_mib"] = kReuseLagL2StartMib;
   run.start["load_latency_us"] = kLoadLatencyStartUs;
   run.start["sm_speed_spread"] = kSmSpeedSpreadStart;
+  if (!opt.start_model.empty()) {
+    run.start = start_from_model(start_file, opt.start_model, run.start);
+  }
   FitOptions fo;
   fo.max_evaluations = opt.max_evaluations;
   fit_training_split(run, fo);

@@ -21,6 +21,9 @@ struct CalibrateOptions {
   // never fitted or tuned on.
   std::vector<std::string> test;
   std::vector<std::string> traces;  // hardware traces (optional; start values)
+  // A fitted calibrated model file whose parameters start the fit (optional; a refit after a
+  // small change converges in fewer evaluations). Terms it held off start as without it.
+  std::string start_model;
   std::string gpu = "h200";
   TileShape tile;
   double holdout = 0.25;

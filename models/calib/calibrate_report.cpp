@@ -112,9 +112,7 @@ LabelledRows breakdown(const std::vector<FitCase>& cases, const IndexSet& idx, i
   }
   add_rows_per_sms(cases, idx, &rows);
   // Per cluster, then per tile x cluster.
-  const auto cluster_of = [&](size_t i) {
-    return std::to_string(cases[i].plan.cluster.m) + "x" + std::to_string(cases[i].plan.cluster.n);
-  };
+  const auto cluster_of = [&](size_t i) { return cluster_text(cases[i].plan.cluster); };
   std::set<std::string> clusters;
   for (size_t i : idx) clusters.insert(cluster_of(i));
   for (const auto& c : clusters) {
@@ -174,8 +172,12 @@ void md_data(const CalibrationRun& run, std::ostringstream& md) {
   md << "\n- test files (sealed): ";
   for (const auto& f : opt.test) md << "`" << f << "` sha256 `" << sha256_file(f) << "` ";
   if (opt.test.empty()) md << "(none: no test data)";
-  md << "\n- hardware traces (start values): " << run.traces.size() << "\n"
-     << "- rows: " << run.cases.size() << " (" << run.skipped
+  md << "\n- hardware traces (start values): " << run.traces.size() << "\n";
+  if (!opt.start_model.empty()) {
+    md << "- start values: the parameters of `" << opt.start_model
+       << "` (`--start`; terms it held off or left undetermined start as without it)\n";
+  }
+  md << "- rows: " << run.cases.size() << " (" << run.skipped
      << " rows with ok=0 skipped), shapes: " << distinct_shapes(run.ms)
      << ", training rows: " << run.split.train.size()
      << ", validation rows: " << run.split.held.size() << ", test rows: " << run.split.test.size()
@@ -501,14 +503,14 @@ std::string residuals_csv(const CalibrationRun& run) {
   for (size_t i : run.split.held) split[i] = "validation";
   for (size_t i : run.split.test) split[i] = "test";
   std::ostringstream csv;
-  csv << "m,n,k,sms,decomposition,tile,split,measured_us";
+  csv << "m,n,k,sms,decomposition,tile,cluster,split,measured_us";
   for (size_t p = 0; p < run.preds.size(); ++p) csv << ",pred" << p << "_us";
   csv << "\n";
   for (size_t i = 0; i < run.cases.size(); ++i) {
     const Measurement& m = *run.cases[i].m;
     csv << m.problem.m << ',' << m.problem.n << ',' << m.problem.k << ',' << m.sms << ','
-        << m.schedule << ',' << tile_name(run.cases[i].plan.tile) << ',' << split[i] << ','
-        << m.median_us;
+        << m.schedule << ',' << tile_name(run.cases[i].plan.tile) << ','
+        << cluster_text(run.cases[i].plan.cluster) << ',' << split[i] << ',' << m.median_us;
     for (const auto& p : run.preds) csv << ',' << p.pred[i];
     csv << "\n";
   }

@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <unsupported/Eigen/LevenbergMarquardt>
 
 #include "models/calib/identify.hpp"
@@ -168,6 +169,21 @@ ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamVa
       const double restart = std::max(coef[0], 0.0);
       for (const char* name : {"epilogue_us", "store_us", "accumulate_us"}) p[name] += restart;
     }
+  }
+  return p;
+}
+
+ParamValues start_from_model(const ModelFile& file, const std::string& path,
+                             const ParamValues& base) {
+  if (file.model != "calibrated") {
+    throw std::invalid_argument(path + ": --start needs a calibrated model file, not '" +
+                                file.model + "'");
+  }
+  ParamValues p = base;
+  for (const auto& [name, v] : file.params) {
+    const bool held_off = !(v > 0) || v >= kPipeOffRate;
+    if (held_off || lists(file.undetermined, name) || !p.count(name)) continue;
+    p[name] = v;
   }
   return p;
 }

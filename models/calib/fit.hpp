@@ -36,6 +36,16 @@ struct FitResult {
 ParamValues start_from_traces(const std::vector<TraceDoc>& traces, const ParamValues& base,
                               const TileShape& tile);
 
+// A pipe switched off is held at a rate so high that it costs nothing (inside kRateRange).
+constexpr double kPipeOffRate = 1e15;
+static_assert(kPipeOffRate <= kMaxParamRate, "a switched-off pipe's rate must be in range");
+
+// Start values from an earlier fit (`calibrate --start`): `base` with every parameter `file`
+// determined, except terms it held off (a time or size of 0, a rate at kPipeOffRate or above),
+// whose start stays `base`'s. Throws std::invalid_argument unless `file` is a calibrated model.
+ParamValues start_from_model(const ModelFile& file, const std::string& path,
+                             const ParamValues& base);
+
 // Fits the `calibrated` model to `cases`. When `scale_start` is set, the start values of free
 // times are first multiplied by the median measured / simulated ratio and free rates divided by
 // it (used when there are no traces).

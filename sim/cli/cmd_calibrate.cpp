@@ -65,6 +65,8 @@ int cmd_calibrate(int argc, char** argv) {
       "residuals", po::value<std::string>(), "CSV of measured and predicted makespan per row")(
       "holdout", po::value<double>()->default_value(0.25), "share of shapes held out")(
       "seed", po::value<uint64_t>()->default_value(1), "seed of the shape split")(
+      "start", po::value<std::string>(),
+      "fitted calibrated model file whose parameters start the fit (default: trace-derived)")(
       "max-evaluations", po::value<int>()->default_value(40),
       "Levenberg-Marquardt function evaluations per fit")("quiet,q", "no progress line on stderr")(
       "plot", po::value<std::string>(),
@@ -82,6 +84,7 @@ int cmd_calibrate(int argc, char** argv) {
   if (vm.count("traces")) opt.traces = vm["traces"].as<std::vector<std::string>>();
   if (vm.count("validation")) opt.validation = vm["validation"].as<std::vector<std::string>>();
   if (vm.count("test")) opt.test = vm["test"].as<std::vector<std::string>>();
+  if (vm.count("start")) opt.start_model = vm["start"].as<std::string>();
   opt.gpu = vm["gpu"].as<std::string>();
   opt.tile = parse_tile(vm["tile"].as<std::string>());
   opt.holdout = vm["holdout"].as<double>();
@@ -98,12 +101,14 @@ int cmd_calibrate(int argc, char** argv) {
   for (auto& f : resolved.traces) f = user_path(f);
   for (auto& f : resolved.validation) f = user_path(f);
   for (auto& f : resolved.test) f = user_path(f);
+  if (!resolved.start_model.empty()) resolved.start_model = user_path(resolved.start_model);
   CalibrationResult r = [&] {
     const Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));
     return run_calibration(resolved);
   }();
   r.model_file["source_measurements"] = opt.measurements;
   r.model_file["source_traces"] = opt.traces;
+  if (!opt.start_model.empty()) r.model_file["start_model"] = opt.start_model;
   write_calibration(r, user_path(vm["out"].as<std::string>()),
                     vm.count("report") ? user_path(vm["report"].as<std::string>()) : "",
                     vm.count("residuals") ? user_path(vm["residuals"].as<std::string>()) : "");

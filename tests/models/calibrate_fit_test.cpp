@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <stdexcept>
 
 #include "models/calib/fit.hpp"
 #include "models/calibrated/calibrated_model.hpp"
@@ -76,6 +77,35 @@ TEST_CASE(
   CHECK(r.identifiability.off == std::vector<std::string>{"l2_reuse_mib", "oob_rows_per_us",
                                                           "smem_gb_per_s", "cluster_ktile_us"});
   CHECK(std::find(und.begin(), und.end(), "l2_reuse_mib") == und.end());
+}
+
+TEST_CASE(
+    "--start takes an earlier fit's determined terms; held-off and undetermined ones keep "
+    "their start") {
+  const ParamValues base = {{"mma_tflops_per_sm", 8.0}, {"store_us", 2.0},
+                            {"ktile_fixed_us", 0.01},   {"tile_io_gb_per_s", 2000.0},
+                            {"flag_us", 0.5},           {"epilogue_us", 1.0}};
+  ModelFile file;
+  file.model = "calibrated";
+  file.params = {{"mma_tflops_per_sm", 10.5},  // determined: taken
+                 {"store_us", 2.75},           // determined: taken
+                 {"ktile_fixed_us", 0.0},      // held off (a time of 0)
+                 {"tile_io_gb_per_s", 1e15},   // held off (the pipe-off rate)
+                 {"flag_us", 3e-6},            // undetermined
+                 {"no_such_param", 4.0}};      // not a parameter of the start set
+  file.undetermined = {"flag_us"};
+  const ParamValues got = start_from_model(file, "r.json", base);
+  CHECK(got.at("mma_tflops_per_sm") == 10.5);
+  CHECK(got.at("store_us") == 2.75);
+  CHECK(got.at("ktile_fixed_us") == 0.01);
+  CHECK(got.at("tile_io_gb_per_s") == 2000.0);
+  CHECK(got.at("flag_us") == 0.5);
+  CHECK(got.at("epilogue_us") == 1.0);  // not in the file
+  CHECK(got.count("no_such_param") == 0);
+  file.model = "unit";
+  CHECK_THROWS_WITH_AS(start_from_model(file, "r.json", base),
+                       "r.json: --start needs a calibrated model file, not 'unit'",
+                       std::invalid_argument);
 }
 
 }  // namespace lw
