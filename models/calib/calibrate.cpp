@@ -41,6 +41,24 @@ bool scale_start(const CalibrationRun& run) {
   return run.traces.empty() && run.opt->start_model.empty();
 }
 
+// Reports a stage of the run (CalibrateOptions::progress), when the caller asked for it.
+void report_stage(const CalibrationRun& run, const std::string& stage) {
+  if (run.opt->progress) run.opt->progress(stage);
+}
+
+// `fo` reporting each simulation of fit `index` of `fits` (named by the first word of `name`).
+FitOptions staged(const CalibrationRun& run, FitOptions fo, size_t index, size_t fits,
+                  const std::string& name) {
+  if (!run.opt->progress) return fo;
+  const std::string stage = "fit " + std::to_string(index) + "/" + std::to_string(fits) + " (" +
+                            name.substr(0, name.find(':')) + ")";
+  report_stage(run, stage);
+  fo.on_simulation = [&run, stage](int n) {
+    report_stage(run, stage + ", " + std::to_string(n) + " simulations");
+  };
+  return fo;
+}
+
 void check_options(const CalibrateOptions& opt) {
   if (opt.measurements.empty()) throw std::invalid_argument("give --measurements FILE...");
   if (!(opt.holdout > 0 && opt.holdout < 1)) {
@@ -144,11 +162,14 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
        {},
        {}}};
   const std::vector<FitCase> train = subset(run.cases, run.split.train);
-  for (auto& v : run.variants) {
+  const size_t fits = run.variants.size() + 1;  // and the cross-SM fit
+  for (size_t i = 0; i < run.variants.size(); ++i) {
+    TermChoice& v = run.variants[i];
     ParamValues s = start;
-    FitOptions fo = base;
+    FitOptions fo = staged(run, base, i + 1, fits, v.name);
     hold_terms(v, s, fo);
     v.fit = fit_calibrated(train, run.preset, s, scale_start(run), fo);
+    report_stage(run, "validation of " + v.name.substr(0, v.name.find(':')));
     const auto pred = simulate_model("calibrated", v.fit.params, run.preset, run.cases);
     v.validation = error_stats(run.cases, pred, run.split.held);
     v.validation_full =
@@ -169,6 +190,7 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
   const std::vector<FitCase> train = subset(run.cases, run.split.train);
   fit_term_variants(run, run.start, fo);
   run.fit = run.variants.front().fit;
+  report_stage(run, "baselines and predictions");
   run.a1 = fit_baseline("A.1 per-CTA", a1_terms(), train, preset, &a1_features_fn);
   run.rw = fit_baseline("roofline + waves", roofline_wave_terms(), train, preset,
                         &roofline_wave_features);
@@ -191,7 +213,8 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   x.partitions_held = select(run.cases, run.split.held, partition);
   if (x.train_full.empty() || x.partitions.empty()) return;
   ParamValues start = run.start;
-  FitOptions fo = base;
+  const size_t fits = run.variants.size() + 1;
+  FitOptions fo = staged(run, base, fits, fits, "cross-SM: full-GPU rows");
   hold_terms(run.variants.front(), start, fo);
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
   x.fit = fit_calibrated(full, preset, start, scale_start(run), fo);

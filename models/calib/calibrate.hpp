@@ -4,6 +4,7 @@
 // has succeeded, and then each file atomically.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -33,6 +34,8 @@ struct CalibrateOptions {
   std::string git_revision;  // recorded in the model file
   std::string date;          // recorded in the model file (UTC, ISO 8601)
   std::string appendix;      // markdown appended to the report verbatim
+  // Stage updates ("fit 1/3 (r9...), 57 simulations"), from the calling thread (optional).
+  std::function<void(const std::string&)> progress;
 };
 
 struct CalibrationResult {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <unsupported/Eigen/LevenbergMarquardt>
+#include <utility>
 
 #include "models/calib/identify.hpp"
 #include "models/calibrated/calibrated_model.hpp"
@@ -39,12 +40,13 @@ bool at_range_end(const std::string& name, double v) {
 // Residuals r_i = sim_i / measured_i - 1 of the free parameters x (log of value / start).
 struct MakespanFunctor : Eigen::DenseFunctor<double> {
   MakespanFunctor(const std::vector<FitCase>& cases, const GpuSpec& gpu, const ParamValues& start,
-                  const std::vector<std::string>& free)
+                  const std::vector<std::string>& free, std::function<void(int)> on_simulation)
       : Eigen::DenseFunctor<double>(static_cast<int>(free.size()), static_cast<int>(cases.size())),
         cases_(cases),
         gpu_(gpu),
         start_(start),
-        free_(free) {
+        free_(free),
+        on_simulation_(std::move(on_simulation)) {
     for (const auto& name : free_) ranges_.push_back(declared_range(name));
   }
 
@@ -68,6 +70,8 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
       const double r = sim[i] / cases_[i].m->median_us - 1.0;
       fvec[static_cast<Eigen::Index>(i)] = std::isfinite(r) ? r : 1.0;
     }
+    ++simulations;
+    if (on_simulation_) on_simulation_(simulations);
   }
 
   int operator()(const InputType& x, ValueType& fvec) const {
@@ -100,8 +104,10 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
   ParamValues start_;
   std::vector<std::string> free_;
   std::vector<ValueRange> ranges_;  // of the free parameters
+  std::function<void(int)> on_simulation_;
   mutable int evaluations = 0;
-  mutable InputType last_x_;  // the last point operator() evaluated, and its residuals
+  mutable int simulations = 0;  // of the cases: evaluations and Jacobian columns
+  mutable InputType last_x_;    // the last point operator() evaluated, and its residuals
   mutable ValueType last_fvec_;
 };
 
@@ -218,7 +224,7 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
   for (const auto& p : info.params) {
     if (!is_fixed(p.name)) free.push_back(p.name);
   }
-  MakespanFunctor f(cases, gpu, start, free);
+  MakespanFunctor f(cases, gpu, start, free, options.on_simulation);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(free.size()));
   Eigen::LevenbergMarquardt<MakespanFunctor> lm(f);
   lm.setMaxfev(options.max_evaluations);

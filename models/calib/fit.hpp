@@ -2,6 +2,7 @@
 // per-iteration and fixup costs almost directly), then Levenberg-Marquardt (Eigen) on the
 // relative error of simulated vs measured makespan, parameters in log space (kept positive).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct FitOptions {
   // Held at their start values too, but by the model's physics: the data fix them only together
   // with another parameter (reported as pinned, not undetermined).
   std::vector<std::string> pinned;
+  // Called after each simulation of the cases with the fit's count so far (progress; optional).
+  std::function<void(int simulations)> on_simulation;
 };
 
 struct FitResult {

@@ -103,7 +103,8 @@ int cmd_calibrate(int argc, char** argv) {
   for (auto& f : resolved.test) f = user_path(f);
   if (!resolved.start_model.empty()) resolved.start_model = user_path(resolved.start_model);
   CalibrationResult r = [&] {
-    const Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));
+    Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));
+    resolved.progress = [&beat](const std::string& stage) { beat.set_status(stage); };
     return run_calibration(resolved);
   }();
   r.model_file["source_measurements"] = opt.measurements;

@@ -96,6 +96,11 @@ Heartbeat::~Heartbeat() {
   if (thread_.joinable()) thread_.join();
 }
 
+void Heartbeat::set_status(std::string status) {
+  std::lock_guard<std::mutex> lock(mu_);
+  status_ = std::move(status);
+}
+
 void Heartbeat::run() {
   const auto start = Clock::now();
   std::unique_lock<std::mutex> lock(mu_);
@@ -106,7 +111,7 @@ void Heartbeat::run() {
     char buf[160];
     std::snprintf(buf, sizeof buf, "%s: running, %.0f s", what_.c_str(),
                   seconds(Clock::now() - start));
-    show(style_, buf, false);
+    show(style_, status_.empty() ? std::string(buf) : std::string(buf) + ", " + status_, false);
     printed = true;
     if (cv_.wait_for(lock, every, [this] { return stop_; })) break;
   }

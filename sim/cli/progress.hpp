@@ -43,11 +43,13 @@ class Progress {
 };
 
 // For one long call that reports no progress itself (calibrate's fit): prints the elapsed time
-// from a background thread with the same rules as Progress, until destroyed.
+// and the latest status (set_status, from any thread) from a background thread with the same rules
+// as Progress, until destroyed.
 class Heartbeat {
  public:
   Heartbeat(std::string what, ProgressStyle style);
   ~Heartbeat();
+  void set_status(std::string status);  // "fit 1/3 (r9), 57 simulations"
 
  private:
   void run();
@@ -56,6 +58,7 @@ class Heartbeat {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
+  std::string status_;  // guarded by mu_
   std::thread thread_;
 };
 
