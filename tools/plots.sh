@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Renders the committed plots of docs/HEURISTICS.md (docs/plots/*.svg) from the committed compare
 # CSVs in docs/data/ -- no simulation, a second. `tools/plots.sh --simulate` first regenerates the
-# CSVs with `lastwave compare` under the fitted r7 model (minutes: `best` searches every kernel tile
+# CSVs with `lastwave compare` under the fitted r9 model (minutes: `best` searches every kernel tile
 # x the clusters the model was fitted on x 9 decompositions per shape). Run from anywhere; needs what tools/lastwave.sh needs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-model=configs/models/h200-bf16-wgmma-r7.json
+model=configs/models/h200-bf16-wgmma-r9.json
 schedules=dp,splitk:2,splitk:4,streamk,cutlass,two-tile,best
 lw() { "${LASTWAVE:-tools/lastwave.sh}" "$@"; }
 
@@ -24,7 +24,7 @@ for entry in "${corpora[@]}"; do
     lw compare --gpu h200 --model "$model" --shapes "$shapes" --schedule "$schedules" \
       --format csv --out "$csv"
   fi
-  sub="$title; H200, fitted r7 model"
+  sub="$title; H200, fitted r9 model"
   lw plot --from "$csv" --plot "docs/plots/$name-winner-heatmap.svg" --plot-kind heatmap \
     --plot-title "Winning decomposition under 'best' (14 tiles x fitted clusters x 9 decompositions)" \
     --plot-subtitle "$sub"
@@ -37,5 +37,5 @@ done
 lw plot --from docs/data/compare-corpus-h200-wgmma.csv --plot docs/plots/corpus-winner-heatmap-k4096.svg \
   --plot-kind heatmap --plot-k 2896:5793 \
   --plot-title "Winning decomposition under 'best', K ~ 4096" \
-  --plot-subtitle "paper-style corpus; H200, fitted r7 model"
+  --plot-subtitle "paper-style corpus; H200, fitted r9 model"
 echo "tools/plots.sh: wrote docs/plots/*.svg"
