@@ -101,8 +101,7 @@ SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
     opt.sms = gpu.sms;
     opt.ctas_per_sm = gpu.ctas_per_sm;
   } else {
-    opt.sms = gpu.max_active_clusters > 0 ? gpu.max_active_clusters
-                                          : gpu.sms * gpu.ctas_per_sm / opt.cluster_size;
+    opt.sms = resident_clusters(gpu, cluster);
     opt.ctas_per_sm = 1;
   }
   return opt;
@@ -128,6 +127,7 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
     for (size_t c = 0; c < clusters.size(); ++c) {
       if (!kernel_has_config(tiles[t], clusters[c])) continue;
       check_config(model, tiles[t], clusters[c]);
+      if (resident_clusters(gpu, clusters[c]) < 1) continue;  // needs more SMs than the GPU has
       const double ideal = ideal_makespan(problem, tiles[t], clusters[c], gpu, model);
       for (size_t d = 0; d < nd; ++d) {
         order.push_back(
@@ -135,7 +135,12 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
       }
     }
   }
-  if (order.empty()) throw std::invalid_argument("best: the kernels have none of these configs");
+  if (order.empty()) {
+    throw std::invalid_argument(
+        "best: none of these configs runs here (the kernels lack them, or "
+        "their clusters need more than " +
+        std::to_string(gpu.sms) + " SMs)");
+  }
   std::sort(order.begin(), order.end());
   BestChoice best;
   size_t best_index = 0;

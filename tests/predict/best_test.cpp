@@ -134,6 +134,28 @@ TEST_CASE("a model file that lists its measured clusters refuses the others, and
       std::invalid_argument);
 }
 
+// On one SM no 2-CTA cluster is resident (the kernels refuse such a launch): best searches the 1x1
+// configs only, and a search of 2x1 alone says so in one line. 256 x 256 x 256 on 1 SM under the
+// unit model, tile 128x128x64: 4 tiles of 4 iterations + epilogue 2 run one after another, so dp
+// takes 4 x (4 + 2) = 24; splitting adds fixups, Stream-K with one unit is dp.
+TEST_CASE("best skips clusters that do not fit on the GPU") {
+  const auto model = unit();
+  const lw::GpuShape one_sm{1, 1};
+  const lw::BestChoice b =
+      lw::choose_best(lw::Problem{256, 256, 256}, one_sm, lw::Reduction::Deterministic, *model,
+                      tiles("128x128x64"), kAllClusters);
+  CHECK(lw::cluster_text(b.cluster) == "1x1");
+  CHECK(b.makespan == doctest::Approx(24.0));
+  CHECK(lw::resident_clusters(one_sm, lw::ClusterShape{2, 1}) == 0);
+  CHECK(lw::resident_clusters(kH200, lw::ClusterShape{2, 1}) == 66);
+  CHECK_THROWS_WITH_AS(
+      lw::choose_best(lw::Problem{256, 256, 256}, one_sm, lw::Reduction::Deterministic, *model,
+                      tiles("128x128x64"), {lw::ClusterShape{2, 1}}),
+      "best: none of these configs runs here (the kernels lack them, or their clusters need more "
+      "than 1 SMs)",
+      std::invalid_argument);
+}
+
 // 2x1 clusters of 128x128 on 132 SMs: 66 cluster slots. 4096 x 4096 x 4096 under the unit model
 // is 16 x 32 = 512 cluster tiles of 64 iterations + epilogue 2: dp runs ceil(512/66) = 8 waves of
 // 66 -> 8 x 66 = 528, the same as 1x1 (1024 tiles, 8 waves of 132).

@@ -110,9 +110,7 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
     throw std::invalid_argument("cluster extents must be >= 1");
   }
   if (cluster.m == 1 && cluster.n == 1) return plan_schedule(name, problem, tile, gpu, reduction);
-  const int64_t size = cluster.m * cluster.n;
-  const int64_t resident =
-      gpu.max_active_clusters > 0 ? gpu.max_active_clusters : gpu.sms * gpu.ctas_per_sm / size;
+  const int64_t resident = resident_clusters(gpu, cluster);
   if (resident < 1) {
     throw std::invalid_argument("no " + std::to_string(cluster.m) + "x" +
                                 std::to_string(cluster.n) + " cluster fits on " +
@@ -123,6 +121,11 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
   out.plan.tile = tile;
   out.plan.cluster = cluster;
   return out;
+}
+
+int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster) {
+  const int64_t size = cluster.m * cluster.n;
+  return gpu.max_active_clusters > 0 ? gpu.max_active_clusters : gpu.sms * gpu.ctas_per_sm / size;
 }
 
 std::vector<std::string> parse_schedule_list(const std::string& list) {

@@ -25,6 +25,10 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
 Planned plan_schedule(const std::string& name, const Problem& problem, const TileShape& tile,
                       const GpuShape& gpu, Reduction reduction, const ClusterShape& cluster);
 
+// Clusters of `cluster` resident at once on `gpu` (gpu.max_active_clusters, or gpu.sms *
+// ctas_per_sm / cluster size); 0 when none fits (plan_schedule refuses, best skips the cluster).
+int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster);
+
 // Splits "a,b,c" and checks each name parses (without planning); throws on an unknown one.
 std::vector<std::string> parse_schedule_list(const std::string& list);
 
