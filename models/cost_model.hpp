@@ -68,6 +68,11 @@ class CostModel {
   // asks once per SM and run when slows_sms().
   virtual bool slows_sms() const { return false; }
   virtual double sm_spread(int64_t /*sm*/, int64_t /*sms*/) const { return 0.0; }
+  // A stretch of one segment's MAC loop: it takes segment_stretch(p, s) (>= 1) times as long as
+  // iter_time / mac say, on top of sm_spread (a tile whose loads are slower than the plan's
+  // average). The simulator asks per segment only when stretches_segments(p).
+  virtual bool stretches_segments(const Plan& /*p*/) const { return false; }
+  virtual double segment_stretch(const Plan& /*p*/, const Segment& /*s*/) const { return 1.0; }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the

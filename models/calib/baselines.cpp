@@ -35,6 +35,7 @@ CaseTraits case_traits(const FitCase& c) {
   out.misaligned = row_bytes % traffic::kL2LineBytes != 0;
   out.clustered = c.plan.cluster.m * c.plan.cluster.n > 1;
   out.split_sectors = traffic::extra_sectors_per_row(c.plan.problem.k);
+  out.cluster_oob_share = traffic::max_cluster_oob_share(c.plan);
   return out;
 }
 
@@ -46,7 +47,8 @@ const std::vector<std::string>& a1_terms() {
                                                  "e (us/ref k-tile, misaligned)",
                                                  "f (us/ref k-tile, cluster>1)",
                                                  "g (us/segment, cluster>1)",
-                                                 "h (us/ref k-tile x split sectors per row)"};
+                                                 "h (us/ref k-tile x split sectors per row)",
+                                                 "i (us/ref k-tile x cluster OOB share)"};
   return terms;
 }
 
@@ -57,7 +59,8 @@ const std::vector<std::string>& roofline_wave_terms() {
                                                  "d (us/ref k-tile, misaligned)",
                                                  "e (us/ref k-tile, cluster>1)",
                                                  "f (us/wave, cluster>1)",
-                                                 "g (us/ref k-tile x split sectors per row)"};
+                                                 "g (us/ref k-tile x split sectors per row)",
+                                                 "h (us/ref k-tile x cluster OOB share)"};
   return terms;
 }
 
@@ -91,7 +94,8 @@ std::vector<double> a1_features(const FitCase& c) {
           work * indicator(t.misaligned),
           work * indicator(t.clustered),
           static_cast<double>(segments) * indicator(t.clustered),
-          work * t.split_sectors};
+          work * t.split_sectors,
+          work * t.cluster_oob_share};
 }
 
 std::vector<double> a1_features_fn(const FitCase& c, const GpuSpec&) { return a1_features(c); }
@@ -118,7 +122,8 @@ std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& pres
           work * indicator(t.misaligned),
           work * indicator(t.clustered),
           static_cast<double>(waves) * indicator(t.clustered),
-          work * t.split_sectors};
+          work * t.split_sectors,
+          work * t.cluster_oob_share};
 }
 
 LinearBaseline fit_baseline(const std::string& name, const std::vector<std::string>& terms,

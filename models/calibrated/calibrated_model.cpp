@@ -66,6 +66,7 @@ class CalibratedModel final : public CostModel {
         smem_gb_per_s_(v.at("smem_gb_per_s")),
         cluster_ktile_(v.at("cluster_ktile_us")),
         cluster_segment_(v.at("cluster_segment_us")),
+        cluster_oob_(v.at("cluster_oob_stretch")),
         load_latency_(v.at("load_latency_us")),
         sm_spread_(v.at("sm_speed_spread")),
         unaligned_(v.at("iter_unaligned_us")),
@@ -87,6 +88,13 @@ class CalibratedModel final : public CostModel {
   bool uses_working_set() const override { return l2_reuse_mib_ > 0; }
   bool uses_panel_lag() const override { return l2_reuse_mib_ > 0 && lag_scale_ > 0; }
   bool slows_sms() const override { return sm_spread_ > 0; }
+  bool stretches_segments(const Plan& p) const override { return cluster_oob_ > 0 && clustered(p); }
+  // A cluster tile whose shared operand panel is partly past the problem (the last tile column of
+  // a 2x1 plan) runs its MAC loop longer in proportion to the out-of-bounds share of the rows.
+  double segment_stretch(const Plan& p, const Segment& s) const override {
+    return 1.0 + cluster_oob_ * traffic::cluster_shared_oob_rows(p, s.tile) /
+                     static_cast<double>(p.tile.m + p.tile.n);
+  }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
@@ -207,8 +215,8 @@ class CalibratedModel final : public CostModel {
   }
   double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, tile_io_gb_per_s_,
       ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_,
-      cluster_ktile_, cluster_segment_, load_latency_, sm_spread_, unaligned_, epilogue_, store_,
-      load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
+      cluster_ktile_, cluster_segment_, cluster_oob_, load_latency_, sm_spread_, unaligned_,
+      epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -283,6 +291,11 @@ ModelInfo calibrated_model_info() {
            "added to each segment of a CTA in a cluster of two or more, with the action that "
            "ends it (epilogue, partial store or in-place add): at a tile boundary the cluster's "
            "CTAs drain and restart the ring they share; 0 = the term off"},
+          {"cluster_oob_stretch", "x", 0.0, kScaleOrOffRange,
+           "in a cluster of two or more, a tile whose shared operand panel is partly past the "
+           "problem (the last tile column of a 2x1 plan, the last tile row of a 1x2) runs its MAC "
+           "loop 1 + this x (out-of-bounds rows of that panel per CTA) / (tile.m + tile.n) times "
+           "as long (traffic::cluster_shared_oob_rows); 0 = the term off"},
           {"load_latency_us", "us", 0.0, kTimeRange,
            "time from issuing a k-tile's operand loads to their landing in shared memory: with "
            "the kernel's ring of wgmma_stages(tile) stages in flight (sim/decomp/"

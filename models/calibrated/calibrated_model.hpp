@@ -37,6 +37,12 @@ constexpr double kClusterKtileStartUs = 0.02;
 // at two cluster barriers around a tile boundary (a start value, not a measurement).
 constexpr double kClusterSegmentStartUs = 0.5;
 
+// The fit's start value of cluster_oob_stretch (declared default 0: the term off): 0.6, from ncu
+// runs of 4096 x N x 7168 dp on 128x176 (docs/calibration-notes.md, "2x1 clusters on narrow N"):
+// 2x1 took 1.18 / 1.27 / 1.31 times 1x1's time with 88 / 128 / 144 of the last column's 176 B rows
+// out of bounds, 0.61-0.65 x the out-of-bounds share of the 304 operand rows.
+constexpr double kClusterOobStretchStart = 0.6;
+
 // tile_io_gb_per_s's declared default (the pipe off, as kOobPipeOffRate) and the fit's start
 // value: 2 TB/s, a guess at the output write throughput of HBM3e under load (not a measurement).
 constexpr double kTileIoOffRate = 1e15;

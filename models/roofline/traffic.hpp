@@ -126,6 +126,34 @@ inline double cta_oob_rows(const Plan& p) {
          std::max(0.0, oob_b) / static_cast<double>(p.cluster.m);
 }
 
+// Out-of-bounds rows of the operand a cluster's CTAs share, per CTA, in the plan tile `tile` (a
+// cluster tile): a 2x1 cluster shares B, whose panel is past N by (column + 1) x W - N rows (W the
+// cluster tile's width), each CTA loading 1/cluster.n of it; a 1x2 cluster shares A likewise. 0
+// for 1x1 and for tiles inside the problem.
+inline double cluster_shared_oob_rows(const Plan& p, int64_t tile) {
+  const auto past = [](int64_t index, int64_t width, int64_t extent) {
+    return static_cast<double>(std::clamp<int64_t>((index + 1) * width - extent, 0, width));
+  };
+  double rows = 0;
+  if (p.cluster.m > 1) {
+    rows += past(tile_coord_n(p, tile), p.tile.n * p.cluster.n, p.problem.n) /
+            static_cast<double>(p.cluster.n);
+  }
+  if (p.cluster.n > 1) {
+    rows += past(tile_coord_m(p, tile), p.tile.m * p.cluster.m, p.problem.m) /
+            static_cast<double>(p.cluster.m);
+  }
+  return rows;
+}
+
+// The largest share of a CTA's operand rows (tile.m + tile.n) that cluster_shared_oob_rows makes
+// out of bounds over the plan's tiles: the last tile column's (2x1) or row's (1x2).
+inline double max_cluster_oob_share(const Plan& p) {
+  if (p.tiles_m < 1 || p.tiles_n < 1) return 0.0;
+  const int64_t last = p.tiles - 1;  // the last tile row and column under either raster
+  return cluster_shared_oob_rows(p, last) / static_cast<double>(p.tile.m + p.tile.n);
+}
+
 // L2 requests one CTA of cluster `c` issues per k-tile (multicast slices; FLOPs are unchanged).
 inline double cta_l2_requests_per_iter(const TileShape& t, const ClusterShape& c, int64_t k) {
   return cta_operand_rows(t, c) * l2_lines_per_row(t, k);

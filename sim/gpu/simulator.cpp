@@ -32,6 +32,13 @@ inline double checked(double value, const char* what) {
 
 }  // namespace
 
+// A segment stretch below 1 (or not finite) would make a loop faster than its iteration time.
+double Simulator::checked_stretch(double s) {
+  if (std::isfinite(s) && s >= 1.0) return s;
+  throw std::runtime_error("the cost model gave segment_stretch " + std::to_string(s) +
+                           " (must be finite and >= 1)");
+}
+
 CostContext Simulator::context() const {
   return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
                      distinct_cols_, &panel_lag_};
@@ -84,6 +91,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   distinct_rows_ = 0;
   distinct_cols_ = 0;
   slows_sms_ = model.slows_sms();
+  stretches_ = model.stretches_segments(plan);
   if (slows_sms_) {
     sm_spread_.resize(static_cast<size_t>(opt_.sms));
     for (int64_t s = 0; s < opt_.sms; ++s) {
@@ -284,7 +292,8 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm);
+  const double mac =
+      checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm) * stretch(c);
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
@@ -533,7 +542,8 @@ void Simulator::pop_mac_starts() {
 void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
   // A slower SM needs more progress of the shared clock for the same iterations.
-  const double end = progress_ + iters * sm_slowdown(ctas_[cta].sm);
+  const Cta& c = ctas_[cta];
+  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c);
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
 }

@@ -123,6 +123,11 @@ class Simulator {
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
   double compute_mac_end();
   void start_rated_mac(int64_t cta, double iters);
+  // CostModel::segment_stretch of the CTA's segment (1 unless the plan's segments stretch).
+  double stretch(const Cta& c) const {
+    return stretches_ ? checked_stretch(model_->segment_stretch(*plan_, c.seg)) : 1.0;
+  }
+  static double checked_stretch(double s);
   double sm_slowdown(int64_t sm) const {  // CostModel::sm_spread at the busy share now
     if (!slows_sms_) return 1.0;
     return 1.0 + sm_spread_[static_cast<size_t>(sm)] * static_cast<double>(busy_sms_) /
@@ -149,6 +154,7 @@ class Simulator {
   bool track_working_set_ = false;
   PanelLag panel_lag_;  // of the plan, when the model uses it
   bool slows_sms_ = false;
+  bool stretches_ = false;         // CostModel::stretches_segments(plan)
   std::vector<double> sm_spread_;  // CostModel::sm_spread per SM, when slows_sms_
   PanelLagCache panel_lags_;       // of the last few plans (a plan is often simulated again)
   int32_t current_launch_ = 0;

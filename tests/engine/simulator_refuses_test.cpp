@@ -33,6 +33,8 @@ class FakeModel final : public lw::CostModel {
     return cost("partial_accumulate");
   }
   double flag_latency(const lw::Plan&) const override { return cost("flag_latency"); }
+  bool stretches_segments(const lw::Plan&) const override { return which_ == "segment_stretch"; }
+  double segment_stretch(const lw::Plan&, const lw::Segment&) const override { return bad_; }
   std::string time_unit() const override { return "iter"; }
 
  private:
@@ -83,4 +85,12 @@ TEST_CASE("finite action times that overflow the clock are refused") {
   // overflows.
   const std::string e = refusal("dp", "mac", 1e308);
   CHECK(e.rfind("simulated time overflowed: event at t=inf", 0) == 0);
+}
+
+TEST_CASE("a segment stretch below 1 or not finite is refused") {
+  CHECK(refusal("dp", "segment_stretch", 0.5) ==
+        "the cost model gave segment_stretch 0.500000 (must be finite and >= 1)");
+  CHECK(refusal("streamk", "segment_stretch", kNan) ==
+        "the cost model gave segment_stretch nan (must be finite and >= 1)");
+  CHECK(refusal("dp", "segment_stretch", 1.5).rfind("(no error", 0) == 0);
 }

@@ -30,12 +30,12 @@ Measurement one_tile(const Problem& p, const TileShape& t, const ClusterShape& c
 }
 
 // Feature order: a1 {1, [peers>1], W, peers-1, W*[misaligned], W*[clustered], S*[clustered],
-// W*split}; roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned], T*scale*[clustered],
-// waves*[clustered], T*scale*split}.
+// W*split, W*cluster_oob}; roofline + waves {1, T*t_iter, T*scale, T*scale*[misaligned],
+// T*scale*[clustered], waves*[clustered], T*scale*split, T*scale*cluster_oob}.
 constexpr size_t kA1Work = 2, kA1Misaligned = 4, kA1Clustered = 5, kA1ClusterSegments = 6,
-                 kA1SplitSectors = 7;
+                 kA1SplitSectors = 7, kA1ClusterOob = 8;
 constexpr size_t kRwWork = 2, kRwMisaligned = 3, kRwClustered = 4, kRwClusterWaves = 5,
-                 kRwSplitSectors = 6;
+                 kRwSplitSectors = 6, kRwClusterOob = 7;
 
 }  // namespace
 
@@ -50,13 +50,17 @@ TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
       one_tile({128, 256, 4096}, {128, 256, 64}, {1, 1}),
       // A 2x1 cluster of 128x128 CTA tiles: one cluster tile, each CTA 64 k-tiles.
       one_tile({256, 128, 4096}, {128, 128, 64}, {2, 1}),
+      // The same cluster with N = 96: its shared B panel has 128 - 96 = 32 rows past N, a share
+      // 32 / (128 + 128) = 0.125 of a CTA's operand rows.
+      one_tile({256, 96, 4096}, {128, 128, 64}, {2, 1}),
   };
   const std::vector<FitCase> cases = build_cases(ms, TileShape{}, 1);
   const GpuSpec gpu = gpu_preset("h200");
-  const double work[] = {65, 64, 128, 64};
-  const bool misaligned[] = {true, false, false, false};
-  const bool clustered[] = {false, false, false, true};
-  const double split_sectors[] = {0.5, 0, 0, 0};
+  const double work[] = {65, 64, 128, 64, 64};
+  const bool misaligned[] = {true, false, false, false, false};
+  const bool clustered[] = {false, false, false, true, true};
+  const double split_sectors[] = {0.5, 0, 0, 0, 0};
+  const double cluster_oob[] = {0, 0, 0, 0, 0.125};
   for (size_t i = 0; i < cases.size(); ++i) {
     CAPTURE(i);
     const std::vector<double> a1 = a1_features(cases[i]);
@@ -70,6 +74,7 @@ TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
     // One segment (the whole tile) on the busiest slot; one wave of one unit.
     CHECK(a1[kA1ClusterSegments] == (clustered[i] ? 1.0 : 0.0));
     CHECK(a1[kA1SplitSectors] == doctest::Approx(work[i] * split_sectors[i]));
+    CHECK(a1[kA1ClusterOob] == doctest::Approx(work[i] * cluster_oob[i]));
     const std::vector<double> rw = roofline_wave_features(cases[i], gpu);
     REQUIRE(rw.size() == roofline_wave_terms().size());
     CHECK(rw[kRwWork] == doctest::Approx(work[i]));
@@ -77,6 +82,7 @@ TEST_CASE("baseline features carry tile MACs, row alignment and cluster size") {
     CHECK(rw[kRwClustered] == doctest::Approx(clustered[i] ? work[i] : 0.0));
     CHECK(rw[kRwClusterWaves] == (clustered[i] ? 1.0 : 0.0));
     CHECK(rw[kRwSplitSectors] == doctest::Approx(work[i] * split_sectors[i]));
+    CHECK(rw[kRwClusterOob] == doctest::Approx(work[i] * cluster_oob[i]));
   }
 }
 

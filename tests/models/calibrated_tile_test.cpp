@@ -7,6 +7,7 @@
 #include "sim/decomp/planners/planners.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
+#include "sim/gpu/simulator.hpp"
 
 namespace lw {
 
@@ -145,6 +146,62 @@ TEST_CASE("tiles written and read at segment ends share tile_io_gb_per_s among t
   CHECK(m->partial_load(p, s, ten) == doctest::Approx(1.65536));
   CHECK(m->partial_accumulate(p, s, ten) == doctest::Approx(2.31072));
   CHECK(m->epilogue(p, s, CostContext{132, 1}) == doctest::Approx(1.032768));
+}
+
+TEST_CASE("a cluster tile whose shared panel is partly out of bounds stretches its MAC loop") {
+  const GpuSpec h200 = gpu_preset("h200");
+  constexpr TileShape k176{128, 176, 64};
+  // 2x1 on 4096 x 560: cluster tiles 256 x 176, 16 x 4 of them; the last column's B panel ends at
+  // 4 x 176 = 704, 144 rows past N = 560 (each CTA of the 2x1 loads all 176 B columns' rows / 1).
+  const Plan p21 = plan_schedule("dp", Problem{4096, 560, 7168}, k176, GpuShape{132, 1},
+                                 Reduction::Deterministic, ClusterShape{2, 1})
+                       .plan;
+  REQUIRE(p21.tiles_n == 4);
+  const int64_t last_column = p21.tiles_n - 1;  // tile (0, 3): along N it is tile index 3
+  REQUIRE(tile_coord_n(p21, last_column) == 3);
+  CHECK(traffic::cluster_shared_oob_rows(p21, 0) == 0.0);
+  CHECK(traffic::cluster_shared_oob_rows(p21, last_column) == 144.0);
+  CHECK(traffic::max_cluster_oob_share(p21) == doctest::Approx(144.0 / 304.0));
+  // 1x2 shares A: M = 4000 ends 32 x 128 - 4000 = 96 rows into the last tile row.
+  const Plan p12 = plan_schedule("dp", Problem{4000, 4096, 4096}, kSquare, GpuShape{132, 1},
+                                 Reduction::Deterministic, ClusterShape{1, 2})
+                       .plan;
+  CHECK(traffic::max_cluster_oob_share(p12) == doctest::Approx(96.0 / 256.0));
+  CHECK(traffic::max_cluster_oob_share(plan_for(kSquare, 4096)) == 0.0);  // 1x1: none shared
+
+  const auto off = make_model("calibrated", {}, h200);
+  CHECK_FALSE(off->stretches_segments(p21));  // the declared default: the term off
+  const auto on = make_model("calibrated", {{"cluster_oob_stretch", 0.6}}, h200);
+  CHECK(on->stretches_segments(p21));
+  CHECK_FALSE(on->stretches_segments(plan_for(kSquare, 4096)));
+  Segment s;
+  s.tile = last_column;
+  CHECK(on->segment_stretch(p21, s) == doctest::Approx(1.0 + 0.6 * 144.0 / 304.0));
+  s.tile = 0;
+  CHECK(on->segment_stretch(p21, s) == 1.0);
+}
+
+TEST_CASE("the simulator runs a stretched cluster tile's MAC loop that much longer") {
+  // 256 x 208 x 640 in 2x1 clusters of 128x176: two cluster tiles in one wave, the second with
+  // 2 x 176 - 208 = 144 B rows past N. Only the tensor pipe costs (every other pipe and fixed cost
+  // off), so both loops run 10 k-tiles at one rate and the makespan is the stretched loop's:
+  // 1 + 0.6 x 144 / 304 times the unstretched one.
+  const GpuSpec h200 = gpu_preset("h200");
+  const Plan p = plan_schedule("dp", Problem{256, 208, 640}, TileShape{128, 176, 64},
+                               GpuShape{132, 1}, Reduction::Deterministic, ClusterShape{2, 1})
+                     .plan;
+  REQUIRE(p.tiles == 2);
+  ParamValues v = {{"mma_tflops_per_sm", 5.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff},
+                   {"epilogue_us", 0.0},       {"prologue_us", 0.0},      {"launch_us", 0.0}};
+  SimOptions opt;
+  opt.sms = 66;  // 2x1 cluster slots of 132 SMs
+  opt.cluster_size = 2;
+  const double plain = simulate(p, *make_model("calibrated", v, h200), opt).makespan;
+  v["cluster_oob_stretch"] = 0.6;
+  const double stretched = simulate(p, *make_model("calibrated", v, h200), opt).makespan;
+  // 10 k-tiles of 2 x 128 x 176 x 64 FLOPs at 5 TFLOP/s: 10 x 0.576717 us.
+  CHECK(plain == doctest::Approx(10 * 2.0 * 128 * 176 * 64 / 5e12 * 1e6));
+  CHECK(stretched == doctest::Approx(plain * (1.0 + 0.6 * 144.0 / 304.0)));
 }
 
 }  // namespace lw
