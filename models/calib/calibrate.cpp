@@ -149,7 +149,8 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // median 6.0 % vs 6.5 %), so r8 left the list too. r10 stretches the MAC loop of a 2x1 cluster
 // tile whose shared B panel is partly out of bounds (ncu of 4096 x N x 7168 dp, 128x176: 2x1 /
 // 1x1 = 1.04 with whole tile columns, 1.18-1.31 with 88-144 of the last column's rows past N;
-// r7's and r9's worst validation pick).
+// r7's and r9's worst validation pick); 128x256 showed no such penalty and 128x128 another, so
+// validation decides whether one stretch constant for every tile helps.
 void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
   run.variants = {
       {"r10: r9 + a stretch of cluster tiles whose shared operand panel is partly out of bounds "
