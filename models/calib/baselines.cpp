@@ -7,6 +7,7 @@
 
 #include "models/registry.hpp"
 #include "models/roofline/traffic.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/decomp/walk.hpp"
 
 namespace lw {
@@ -21,7 +22,8 @@ double indicator(bool b) { return b ? 1.0 : 0.0; }
 // Plan work units (cluster tiles for a cluster plan) resident at once: a cluster takes as many
 // SMs as it has CTAs.
 int64_t resident_units(const FitCase& c) {
-  return std::max<int64_t>(1, c.m->sms * c.ctas_per_sm / cluster_size(c.plan));
+  return std::max<int64_t>(1,
+                           resident_clusters(GpuShape{c.m->sms, c.ctas_per_sm, 0}, c.plan.cluster));
 }
 
 }  // namespace

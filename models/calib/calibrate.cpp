@@ -46,12 +46,17 @@ void report_stage(const CalibrationRun& run, const std::string& stage) {
   if (run.opt->progress) run.opt->progress(stage);
 }
 
-// `fo` reporting each simulation of fit `index` of `fits` (named by the first word of `name`).
-FitOptions staged(const CalibrationRun& run, FitOptions fo, size_t index, size_t fits,
-                  const std::string& name) {
+// A variant's tag: its name up to the colon ("r9").
+std::string variant_tag(const std::string& name) { return name.substr(0, name.find(':')); }
+
+// Fits of a run: one per term variant and the cross-SM fit.
+size_t fit_count(const CalibrationRun& run) { return run.variants.size() + 1; }
+
+// `fo` reporting each simulation of fit `index` of fit_count(run), named by `name`'s tag.
+FitOptions staged(const CalibrationRun& run, FitOptions fo, size_t index, const std::string& name) {
   if (!run.opt->progress) return fo;
-  const std::string stage = "fit " + std::to_string(index) + "/" + std::to_string(fits) + " (" +
-                            name.substr(0, name.find(':')) + ")";
+  const std::string stage = "fit " + std::to_string(index) + "/" + std::to_string(fit_count(run)) +
+                            " (" + variant_tag(name) + ")";
   report_stage(run, stage);
   fo.on_simulation = [&run, stage](int n) {
     report_stage(run, stage + ", " + std::to_string(n) + " simulations");
@@ -167,14 +172,13 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
        {},
        {}}};
   const std::vector<FitCase> train = subset(run.cases, run.split.train);
-  const size_t fits = run.variants.size() + 1;  // and the cross-SM fit
   for (size_t i = 0; i < run.variants.size(); ++i) {
     TermChoice& v = run.variants[i];
     ParamValues s = start;
-    FitOptions fo = staged(run, base, i + 1, fits, v.name);
+    FitOptions fo = staged(run, base, i + 1, v.name);
     hold_terms(v, s, fo);
     v.fit = fit_calibrated(train, run.preset, s, scale_start(run), fo);
-    report_stage(run, "validation of " + v.name.substr(0, v.name.find(':')));
+    report_stage(run, "validation of " + variant_tag(v.name));
     const auto pred = simulate_model("calibrated", v.fit.params, run.preset, run.cases);
     v.validation = error_stats(run.cases, pred, run.split.held);
     v.validation_full =
@@ -218,8 +222,7 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   x.partitions_held = select(run.cases, run.split.held, partition);
   if (x.train_full.empty() || x.partitions.empty()) return;
   ParamValues start = run.start;
-  const size_t fits = run.variants.size() + 1;
-  FitOptions fo = staged(run, base, fits, fits, "cross-SM: full-GPU rows");
+  FitOptions fo = staged(run, base, fit_count(run), "cross-SM: full-GPU rows");
   hold_terms(run.variants.front(), start, fo);
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
   x.fit = fit_calibrated(full, preset, start, scale_start(run), fo);
