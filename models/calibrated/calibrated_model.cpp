@@ -5,7 +5,8 @@
 // combined (the L2 pipe charged for split sectors too when a row pitch is not 32-byte aligned),
 // plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids
 // vector loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
-// (traffic::working_set_dram_fraction), a Stream-K plan's panel reuse gaps as well when
+// (traffic::working_set_dram_fraction; the next wave reuses a panel slice if what one wave loads
+// fits in it when wave_reuse_scale > 0), a Stream-K plan's panel reuse gaps as well when
 // reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
 // rule. SMs run at spread speeds (sm_spread). Fixups and epilogues scale with the tile's area, plus
 // their tile bytes at the busy SMs' share of tile_io_gb_per_s (priced at the action's start). MAC
@@ -62,6 +63,7 @@ class CalibratedModel final : public CostModel {
         l2_reuse_mib_(v.at("l2_reuse_mib")),
         lag_scale_(v.at("reuse_lag_scale")),
         lag_l2_mib_(v.at("reuse_lag_l2_mib")),
+        wave_reuse_(v.at("wave_reuse_scale")),
         oob_rows_per_us_(v.at("oob_rows_per_us")),
         smem_gb_per_s_(v.at("smem_gb_per_s")),
         cluster_ktile_(v.at("cluster_ktile_us")),
@@ -192,7 +194,7 @@ class CalibratedModel final : public CostModel {
                                         lag_l2_mib_ > 0 ? lag_l2_mib_ : l2_reuse_mib_);
     }
     return traffic::working_set_dram_fraction(p, busy, c.active_tile_rows, c.active_tile_cols,
-                                              l2_reuse_mib_);
+                                              l2_reuse_mib_, wave_reuse_);
   }
   // A CTA's L2 requests per k-tile: its lines, and sector_split_lines for each sector a row slice
   // that starts inside a sector touches beyond them.
@@ -214,7 +216,8 @@ class CalibratedModel final : public CostModel {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
   double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, tile_io_gb_per_s_,
-      ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, oob_rows_per_us_, smem_gb_per_s_,
+      ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, wave_reuse_, oob_rows_per_us_,
+      smem_gb_per_s_,
       cluster_ktile_, cluster_segment_, cluster_oob_, load_latency_, sm_spread_, unaligned_,
       epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
@@ -274,6 +277,11 @@ ModelInfo calibrated_model_info() {
            "with reuse_lag_scale: the L2 capacity a slice must survive the gap's loads in (the "
            "panels of scattered Stream-K tiles compete with every other slice in flight, so it "
            "can be less than l2_reuse_mib); 0 = l2_reuse_mib"},
+          {"wave_reuse_scale", "x", 0.0, kScaleOrOffRange,
+           "with l2_reuse_mib: a panel slice that the next wave's tiles load again stays in L2 "
+           "unless this scale x the full-K panels of the tile rows and columns in flight (what "
+           "one wave loads in between, at most A+B) exceeds l2_reuse_mib "
+           "(traffic::in_step_reuse_mib); 0 = the whole A+B footprint against it"},
           {"oob_rows_per_us", "rows/us", kOobPipeOffRate, kRateRange,
            "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M "
            "/ "

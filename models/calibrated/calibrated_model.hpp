@@ -67,4 +67,8 @@ constexpr double kReuseLagL2StartMib = 28.0;
 // every busy CTA loading at one rate while the slice waits in L2.
 constexpr double kReuseLagStartScale = 1.0;
 
+// The fit's start value of wave_reuse_scale (declared default 0: the footprint rule): what one
+// wave loads, as it is (pinned there: the data fix only the scale / l2_reuse_mib).
+constexpr double kWaveReuseStartScale = 1.0;
+
 }  // namespace lw

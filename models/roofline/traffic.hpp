@@ -278,17 +278,29 @@ inline double gap_dram_fraction(const Plan& p, double busy_ctas, const PanelLag&
   return (a_rows * a_miss + b_rows * b_miss) / (a_rows + b_rows);
 }
 
+// Reuse distance in MiB of a panel slice that tiles of successive waves load again: the whole
+// problem's A+B (footprint rule, `wave_reuse_scale` 0), or, when > 0, that scale x the full-K
+// panels of the `rows` x `cols` tile rows and columns in flight (what one wave loads between two
+// uses of the slice), at most the footprint.
+inline double in_step_reuse_mib(const Plan& p, int64_t rows, int64_t cols,
+                                double wave_reuse_scale) {
+  const double footprint_mib = unique_operand_bytes(p) / kBytesPerMiB;
+  if (wave_reuse_scale <= 0) return footprint_mib;
+  return std::min(footprint_mib, wave_reuse_scale * working_set_mib(p, rows, cols));
+}
+
 // Fraction in [0, 1] of a CTA's operand bytes that come from DRAM while `busy_ctas` CTAs run
 // segments of `rows` x `cols` distinct (plan) tile rows and columns, for an L2 that keeps
 // `l2_reuse_mib` of operand panels for reuse (working-set rule):
 // - a wave of CTAs that walk K in step fetches each panel slice once per k step: the distinct
-//   A and B rows in flight over the rows all CTAs load (`in_step`); when A+B fit in L2 the
-//   whole run fetches each byte once (compulsory_fraction); between the two by capacity_miss of
-//   the footprint;
+//   A and B rows in flight over the rows all CTAs load (`in_step`); when the slices survive
+//   until the next wave loads them again the whole run fetches each byte once
+//   (compulsory_fraction); between the two by capacity_miss of the reuse distance
+//   (in_step_reuse_mib);
 // - CTAs scattered over the tile space (rows x cols much more than busy tiles, Stream-K) reuse a
 //   panel only if L2 keeps it: their share of the panels' working set misses by capacity_miss.
 inline double working_set_dram_fraction(const Plan& p, double busy_ctas, int64_t rows, int64_t cols,
-                                        double l2_reuse_mib) {
+                                        double l2_reuse_mib, double wave_reuse_scale = 0.0) {
   rows = std::max<int64_t>(1, rows);
   cols = std::max<int64_t>(1, cols);
   const double busy = std::max(1.0, busy_ctas);
@@ -297,8 +309,9 @@ inline double working_set_dram_fraction(const Plan& p, double busy_ctas, int64_t
       static_cast<double>(rows * p.cluster.m * p.tile.m + cols * p.cluster.n * p.tile.n);
   const double in_step = std::min(1.0, distinct_rows / (busy * cta_rows));
   const double once = compulsory_fraction(p);
-  const double footprint_miss = capacity_miss(unique_operand_bytes(p) / kBytesPerMiB, l2_reuse_mib);
-  const double base = once + (std::max(once, in_step) - once) * footprint_miss;
+  const double reuse_miss =
+      capacity_miss(in_step_reuse_mib(p, rows, cols, wave_reuse_scale), l2_reuse_mib);
+  const double base = once + (std::max(once, in_step) - once) * reuse_miss;
   const double busy_tiles = busy / static_cast<double>(p.cluster.m * p.cluster.n);
   const double scatter_miss =
       capacity_miss(scattered_working_set_mib(p, rows, cols, busy_tiles), l2_reuse_mib);
