@@ -73,6 +73,13 @@ class CostModel {
   // average). The simulator asks per segment only when stretches_segments(p).
   virtual bool stretches_segments(const Plan& /*p*/) const { return false; }
   virtual double segment_stretch(const Plan& /*p*/, const Segment& /*s*/) const { return 1.0; }
+  // The clock under a power limit: a MAC loop that starts `t` after the run began takes
+  // clock_stretch(p, c, t) (>= 1) times as long, on top of the stretches above (c: the context
+  // at its start). The simulator asks per loop only when throttles_clock().
+  virtual bool throttles_clock() const { return false; }
+  virtual double clock_stretch(const Plan& /*p*/, const CostContext& /*c*/, double /*t*/) const {
+    return 1.0;
+  }
   // "iter" for abstract MAC-iteration units, "us" for physical time.
   virtual std::string time_unit() const = 0;
   // Empty when the model can cost plans of this tile and cluster; otherwise one line naming the

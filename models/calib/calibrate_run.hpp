@@ -37,7 +37,7 @@ struct TermChoice {
   std::string name;                 // "all pipes", "no DRAM pipe", ...
   std::vector<std::string> off;     // terms off: rates held so high they cost nothing, times at 0
   std::vector<std::string> pinned;  // held at their start values (FitOptions::pinned)
-  ParamValues restart;  // start values this variant's fits take instead of the run's
+  ParamValues restart;              // start values this variant's fits take instead of the run's
   FitResult fit;
   ErrorStats validation;       // all validation rows
   ErrorStats validation_full;  // validation rows at the preset's SM count

@@ -8,7 +8,8 @@
 // (traffic::working_set_dram_fraction; the next wave reuses a panel slice if what one wave loads
 // fits in it when wave_reuse_scale > 0), a Stream-K plan's panel reuse gaps as well when
 // reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
-// rule. SMs run at spread speeds (sm_spread). Fixups and epilogues scale with the tile's area, plus
+// rule. SMs run at spread speeds (sm_spread), and slower once the power limit lowers the clock
+// (clock_stretch, when power_throttle > 0). Fixups and epilogues scale with the tile's area, plus
 // their tile bytes at the busy SMs' share of tile_io_gb_per_s (priced at the action's start). MAC
 // loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change of busy
 // SMs and working set. The constants (prologue, pipeline restarts in the fixups) were fitted for
@@ -69,6 +70,8 @@ class CalibratedModel final : public CostModel {
         cluster_ktile_(v.at("cluster_ktile_us")),
         cluster_segment_(v.at("cluster_segment_us")),
         cluster_oob_(v.at("cluster_oob_stretch")),
+        power_throttle_(v.at("power_throttle")),
+        power_boost_us_(v.at("power_boost_us")),
         load_latency_(v.at("load_latency_us")),
         sm_spread_(v.at("sm_speed_spread")),
         unaligned_(v.at("iter_unaligned_us")),
@@ -97,9 +100,22 @@ class CalibratedModel final : public CostModel {
     return 1.0 + cluster_oob_ * traffic::cluster_shared_oob_rows(p, s.tile) /
                      static_cast<double>(p.tile.m + p.tile.n);
   }
+  bool throttles_clock() const override { return power_throttle_ > 0 && power_boost_us_ > 0; }
+  // The power limit lowers the clock once the chip has run a while under tensor load: a loop
+  // starting at t runs 1 + power_throttle x (busy share of the chip) x (tensor pipe's share of
+  // the k-tile) x r times as long, r = x^2 / (1 + x^2) in x = t / power_boost_us (a smooth ramp:
+  // half the slowdown at power_boost_us).
+  double clock_stretch(const Plan& p, const CostContext& c, double t) const override {
+    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
+    const double chip_share = chip_sms_ > 0 ? std::min(1.0, busy / chip_sms_) : 1.0;
+    const double tensor_share = mma_time(p) / iter_time(p, c);
+    const double x = std::max(0.0, t) / power_boost_us_;
+    const double ramp = x * x / (1.0 + x * x);
+    return 1.0 + power_throttle_ * chip_share * tensor_share * ramp;
+  }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
-    const double mma = traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
+    const double mma = mma_time(p);
     // Per CTA: a cluster's CTAs load multicast slices of the operand they share (traffic.hpp).
     const double l2 = busy * l2_requests(p) / l2_lines_per_us_;
     const double dram_bytes =
@@ -212,14 +228,18 @@ class CalibratedModel final : public CostModel {
     return busy * bytes / (tile_io_gb_per_s_ * kBytesPerGb) * kUsPerS;
   }
   double cluster_segment(const Plan& p) const { return clustered(p) ? cluster_segment_ : 0.0; }
+  // The tensor pipe's time for one k-tile at the SM's rate.
+  double mma_time(const Plan& p) const {
+    return traffic::flops_per_iter(p.tile) / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
+  }
   static double area(const Plan& p) {
     return static_cast<double>(p.tile.m) * static_cast<double>(p.tile.n) / kReferenceTileElems;
   }
   double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, tile_io_gb_per_s_,
       ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, wave_reuse_, oob_rows_per_us_,
-      smem_gb_per_s_,
-      cluster_ktile_, cluster_segment_, cluster_oob_, load_latency_, sm_spread_, unaligned_,
-      epilogue_, store_, load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
+      smem_gb_per_s_, cluster_ktile_, cluster_segment_, cluster_oob_, power_throttle_,
+      power_boost_us_, load_latency_, sm_spread_, unaligned_, epilogue_, store_, load_, accumulate_,
+      flag_, prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
 };
@@ -304,6 +324,13 @@ ModelInfo calibrated_model_info() {
            "problem (the last tile column of a 2x1 plan, the last tile row of a 1x2) runs its MAC "
            "loop 1 + this x (out-of-bounds rows of that panel per CTA) / (tile.m + tile.n) times "
            "as long (traffic::cluster_shared_oob_rows); 0 = the term off"},
+          {"power_throttle", "x", 0.0, kScaleOrOffRange,
+           "the power limit's clock drop: a MAC loop that starts t after the run began runs 1 + "
+           "this x (busy share of the whole chip) x (tensor pipe's share of the k-tile) x "
+           "r(t / power_boost_us) times as long, r(x) = x^2 / (1 + x^2); 0 = the term off"},
+          {"power_boost_us", "us", kPowerBoostStartUs, kTimeRange,
+           "with power_throttle: how long the chip runs under load before the clock is half-way "
+           "down"},
           {"load_latency_us", "us", 0.0, kTimeRange,
            "time from issuing a k-tile's operand loads to their landing in shared memory: with "
            "the kernel's ring of wgmma_stages(tile) stages in flight (sim/decomp/"

@@ -71,4 +71,12 @@ constexpr double kReuseLagStartScale = 1.0;
 // wave loads, as it is (pinned there: the data fix only the scale / l2_reuse_mib).
 constexpr double kWaveReuseStartScale = 1.0;
 
+// power_throttle's start value (declared default 0: the term off) and power_boost_us's default
+// and start value, from the SM clock the bench logs after each row at 132 SMs
+// (docs/calibration-notes.md, "SM clock under long full-chip kernels"): every kernel under 1 ms
+// stays at 1970-1980 MHz, kernels over 3 ms at 600-700 TFLOP/s end near 1635 MHz (1980 / 1635 =
+// 1.21 at a tensor share of about a half, so 0.4).
+constexpr double kPowerThrottleStart = 0.4;
+constexpr double kPowerBoostStartUs = 1500.0;
+
 }  // namespace lw

@@ -32,10 +32,10 @@ inline double checked(double value, const char* what) {
 
 }  // namespace
 
-// A segment stretch below 1 (or not finite) would make a loop faster than its iteration time.
-double Simulator::checked_stretch(double s) {
+// A stretch below 1 (or not finite) would make a loop faster than its iteration time.
+double Simulator::checked_stretch(double s, const char* what) {
   if (std::isfinite(s) && s >= 1.0) return s;
-  throw std::runtime_error("the cost model gave segment_stretch " + std::to_string(s) +
+  throw std::runtime_error(std::string("the cost model gave ") + what + " " + std::to_string(s) +
                            " (must be finite and >= 1)");
 }
 
@@ -92,6 +92,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   distinct_cols_ = 0;
   slows_sms_ = model.slows_sms();
   stretches_ = model.stretches_segments(plan);
+  throttles_ = model.throttles_clock();
   if (slows_sms_) {
     sm_spread_.resize(static_cast<size_t>(opt_.sms));
     for (int64_t s = 0; s < opt_.sms; ++s) {
@@ -292,8 +293,8 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double mac =
-      checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm) * stretch(c);
+  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm) *
+                     stretch(c) * clock_stretch(t);
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
@@ -543,7 +544,7 @@ void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
   // A slower SM needs more progress of the shared clock for the same iterations.
   const Cta& c = ctas_[cta];
-  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c);
+  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) * clock_stretch(now_);
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
 }

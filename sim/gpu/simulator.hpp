@@ -127,7 +127,13 @@ class Simulator {
   double stretch(const Cta& c) const {
     return stretches_ ? checked_stretch(model_->segment_stretch(*plan_, c.seg)) : 1.0;
   }
-  static double checked_stretch(double s);
+  // CostModel::clock_stretch of a loop starting at t (1 unless the model throttles the clock).
+  double clock_stretch(double t) const {
+    return throttles_
+               ? checked_stretch(model_->clock_stretch(*plan_, context(), t), "clock_stretch")
+               : 1.0;
+  }
+  static double checked_stretch(double s, const char* what = "segment_stretch");
   double sm_slowdown(int64_t sm) const {  // CostModel::sm_spread at the busy share now
     if (!slows_sms_) return 1.0;
     return 1.0 + sm_spread_[static_cast<size_t>(sm)] * static_cast<double>(busy_sms_) /
@@ -155,6 +161,7 @@ class Simulator {
   PanelLag panel_lag_;  // of the plan, when the model uses it
   bool slows_sms_ = false;
   bool stretches_ = false;         // CostModel::stretches_segments(plan)
+  bool throttles_ = false;         // CostModel::throttles_clock()
   std::vector<double> sm_spread_;  // CostModel::sm_spread per SM, when slows_sms_
   PanelLagCache panel_lags_;       // of the last few plans (a plan is often simulated again)
   int32_t current_launch_ = 0;

@@ -35,6 +35,10 @@ class FakeModel final : public lw::CostModel {
   double flag_latency(const lw::Plan&) const override { return cost("flag_latency"); }
   bool stretches_segments(const lw::Plan&) const override { return which_ == "segment_stretch"; }
   double segment_stretch(const lw::Plan&, const lw::Segment&) const override { return bad_; }
+  bool throttles_clock() const override { return which_ == "clock_stretch"; }
+  double clock_stretch(const lw::Plan&, const lw::CostContext&, double) const override {
+    return bad_;
+  }
   std::string time_unit() const override { return "iter"; }
 
  private:
@@ -93,4 +97,14 @@ TEST_CASE("a segment stretch below 1 or not finite is refused") {
   CHECK(refusal("streamk", "segment_stretch", kNan) ==
         "the cost model gave segment_stretch nan (must be finite and >= 1)");
   CHECK(refusal("dp", "segment_stretch", 1.5).rfind("(no error", 0) == 0);
+}
+
+TEST_CASE("a clock stretch below 1 or not finite is refused") {
+  CHECK(refusal("dp", "clock_stretch", 0.9) ==
+        "the cost model gave clock_stretch 0.900000 (must be finite and >= 1)");
+  CHECK(refusal("streamk", "clock_stretch", kInf) ==
+        "the cost model gave clock_stretch inf (must be finite and >= 1)");
+  // 64 tiles on 3 SMs, every action 1 (a MAC loop too): 22 tiles x (1.5 + 1) on the busiest.
+  CHECK(refusal("dp", "clock_stretch", 1.5) ==
+        "(no error, makespan " + std::to_string(22 * (1.5 + 1.0)) + ")");
 }

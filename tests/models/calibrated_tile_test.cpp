@@ -181,6 +181,55 @@ TEST_CASE("a cluster tile whose shared panel is partly out of bounds stretches i
   CHECK(on->segment_stretch(p21, s) == 1.0);
 }
 
+TEST_CASE("the power limit stretches MAC loops by chip share, tensor share and start time") {
+  const GpuSpec h200 = gpu_preset("h200");
+  const Plan p = plan_for(kSquare, 4096);
+  // Only the tensor pipe costs (the others off), so its share of a k-tile is 1.
+  ParamValues v = {{"mma_tflops_per_sm", 5.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}};
+  CHECK_FALSE(make_model("calibrated", v, h200)->throttles_clock());  // the declared default: off
+  v["power_throttle"] = 0.4;
+  v["power_boost_us"] = 1500.0;
+  const auto on = make_model("calibrated", v, h200);
+  REQUIRE(on->throttles_clock());
+  CostContext full;
+  full.sms = full.busy_sms = 132;
+  CostContext half = full;
+  half.busy_sms = 66;
+  // r(x) = x^2 / (1 + x^2): 0 at the start, 1/2 at power_boost_us, 4/5 at twice it.
+  CHECK(on->clock_stretch(p, full, 0.0) == 1.0);
+  CHECK(on->clock_stretch(p, full, 1500.0) == doctest::Approx(1.0 + 0.4 * 0.5));
+  CHECK(on->clock_stretch(p, half, 1500.0) == doctest::Approx(1.0 + 0.4 * 0.5 * 0.5));
+  CHECK(on->clock_stretch(p, full, 3000.0) == doctest::Approx(1.0 + 0.4 * 0.8));
+  // A k-tile the DRAM pipe sets: the tensor pipe's share of it, here 1/2, scales the drop.
+  v["dram_gb_per_s"] = 1.0;
+  const auto mixed = make_model("calibrated", v, h200);
+  const double share = 2.0 * 128 * 128 * 64 / 5e12 * 1e6 / mixed->iter_time(p, full);
+  REQUIRE(share < 0.5);
+  CHECK(mixed->clock_stretch(p, full, 1500.0) == doctest::Approx(1.0 + 0.4 * share * 0.5));
+}
+
+TEST_CASE("the simulator slows the loops that start once the power limit bites") {
+  // 1536 x 2816 x 640, 128x128: 12 x 22 = 264 tiles of 10 k-tiles, two waves on 132 SMs. Only the
+  // tensor pipe costs: a loop is 10 x 2 x 128 x 128 x 64 FLOPs at 5 TFLOP/s = 4.194 us. With
+  // power_boost_us at one loop the second wave starts at r(1) = 1/2: 1 + 0.4 x 0.5 longer (the
+  // chip's busy share at those starts is 131/132 to 1, hence the tolerance).
+  const GpuSpec h200 = gpu_preset("h200");
+  const Plan p = plan_schedule("dp", Problem{1536, 2816, 640}, kSquare, GpuShape{132, 1},
+                               Reduction::Deterministic)
+                     .plan;
+  REQUIRE(p.tiles == 264);
+  const double loop = 10 * 2.0 * 128 * 128 * 64 / 5e12 * 1e6;
+  ParamValues v = {{"mma_tflops_per_sm", 5.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff},
+                   {"epilogue_us", 0.0},       {"prologue_us", 0.0},      {"launch_us", 0.0}};
+  SimOptions opt;
+  opt.sms = 132;
+  CHECK(simulate(p, *make_model("calibrated", v, h200), opt).makespan == doctest::Approx(2 * loop));
+  v["power_throttle"] = 0.4;
+  v["power_boost_us"] = loop;
+  CHECK(simulate(p, *make_model("calibrated", v, h200), opt).makespan ==
+        doctest::Approx(loop * (1.0 + 1.2)).epsilon(2e-3));
+}
+
 TEST_CASE("the simulator runs a stretched cluster tile's MAC loop that much longer") {
   // 256 x 208 x 640 in 2x1 clusters of 128x176: two cluster tiles in one wave, the second with
   // 2 x 176 - 208 = 144 B rows past N. Only the tensor pipe costs (every other pipe and fixed cost
