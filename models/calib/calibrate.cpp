@@ -8,7 +8,9 @@
 #include <stdexcept>
 
 #include "models/calib/calibrate_run.hpp"
+#include "models/calib/file_hash.hpp"
 #include "models/calibrated/calibrated_model.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {
@@ -124,6 +126,38 @@ double off_value(const std::string& name) {
   return unit == "us" || unit == "MiB" || unit == "x" ? 0.0 : kPipeOffRate;
 }
 
+// What a checkpoint must have been written by: the same input files (by content), options that
+// change a fit, and code revision.
+std::string run_key(const CalibrateOptions& opt) {
+  std::string key = "revision " + opt.git_revision + ", gpu " + opt.gpu + ", tile " +
+                    tile_text(opt.tile) + ", holdout " + std::to_string(opt.holdout) + ", seed " +
+                    std::to_string(opt.seed) + ", max evaluations " +
+                    std::to_string(opt.max_evaluations) + ", files";
+  for (const auto* files : {&opt.measurements, &opt.validation, &opt.test, &opt.traces}) {
+    for (const auto& f : *files) key += " " + sha256_file(f);
+  }
+  if (!opt.start_model.empty()) key += ", start " + sha256_file(opt.start_model);
+  return key;
+}
+
+// Keeps the variants --variants names (all when it names none); an unknown tag is refused.
+void keep_chosen_variants(CalibrationRun& run) {
+  const std::vector<std::string>& chosen = run.opt->variants;
+  if (chosen.empty()) return;
+  std::string tags;
+  for (const auto& v : run.variants) tags += (tags.empty() ? "" : ", ") + variant_tag(v.name);
+  for (const auto& tag : chosen) {
+    const bool known = std::any_of(run.variants.begin(), run.variants.end(),
+                                   [&](const TermChoice& v) { return variant_tag(v.name) == tag; });
+    if (!known) throw std::invalid_argument("--variants: no variant '" + tag + "' (" + tags + ")");
+  }
+  std::vector<TermChoice> kept;
+  for (auto& v : run.variants) {
+    if (lists(chosen, variant_tag(v.name))) kept.push_back(std::move(v));
+  }
+  run.variants = std::move(kept);
+}
+
 // Holds a variant's terms `off` at their off values in `start` and in `fo.fixed`, and its pinned
 // ones at their start values (its own start values first).
 void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
@@ -185,13 +219,16 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
        {},
        {},
        {}}};
+  keep_chosen_variants(run);
   const std::vector<FitCase> train = subset(run.cases, run.split.train);
   for (size_t i = 0; i < run.variants.size(); ++i) {
     TermChoice& v = run.variants[i];
     ParamValues s = start;
     FitOptions fo = staged(run, base, i + 1, v.name);
     hold_terms(v, s, fo);
-    v.fit = fit_calibrated(train, run.preset, s, scale_start(run), fo);
+    v.fit = checkpointed(run.checkpoint, v.name, [&] {
+      return fit_calibrated(train, run.preset, s, scale_start(run), fo);
+    });
     report_stage(run, "validation of " + variant_tag(v.name));
     const auto pred = simulate_model("calibrated", v.fit.params, run.preset, run.cases);
     v.validation = error_stats(run.cases, pred, run.split.held);
@@ -239,7 +276,8 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   FitOptions fo = staged(run, base, fit_count(run), "cross-SM: full-GPU rows");
   hold_terms(run.variants.front(), start, fo);
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
-  x.fit = fit_calibrated(full, preset, start, scale_start(run), fo);
+  x.fit = checkpointed(run.checkpoint, "cross-SM: " + run.variants.front().name,
+                       [&] { return fit_calibrated(full, preset, start, scale_start(run), fo); });
   const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
   const LinearBaseline rw = fit_baseline("rw", run.rw.terms, full, preset, &roofline_wave_features);
   x.preds = {
@@ -278,6 +316,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
       opt.start_model.empty() ? ModelFile{} : read_model_file(opt.start_model);
   CalibrationRun run;
   run.opt = &opt;
+  if (!opt.checkpoint.empty()) run.checkpoint = FitCheckpoint(opt.checkpoint, run_key(opt));
   load_inputs(run);
   split_cases(run);
   run.start = start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}), opt.tile);

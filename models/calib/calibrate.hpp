@@ -30,6 +30,11 @@ struct CalibrateOptions {
   double holdout = 0.25;
   uint64_t seed = 1;
   int max_evaluations = 40;
+  // Term variants to fit, by tag ("r12"); empty = every variant of the list.
+  std::vector<std::string> variants;
+  // JSON file of finished fits (optional): saved as each fit ends, loaded by a rerun of the same
+  // run (models/calib/checkpoint.hpp).
+  std::string checkpoint;
   std::string command;       // how this run was invoked, for the report
   std::string git_revision;  // recorded in the model file
   std::string date;          // recorded in the model file (UTC, ISO 8601)

@@ -10,6 +10,7 @@
 #include "models/calib/baselines.hpp"
 #include "models/calib/calibrate.hpp"
 #include "models/calib/cases.hpp"
+#include "models/calib/checkpoint.hpp"
 #include "models/calib/fit.hpp"
 #include "models/calib/metrics.hpp"
 #include "models/registry.hpp"
@@ -76,6 +77,7 @@ struct CalibrationRun {
   std::vector<Predictor> preds;  // preds[0] is the calibrated simulator
   CrossCheck cross;
   Headline head;
+  FitCheckpoint checkpoint;  // finished fits of an earlier, interrupted run of the same inputs
 };
 
 std::vector<FitCase> subset(const std::vector<FitCase>& cases, const IndexSet& idx);

@@ -68,7 +68,13 @@ int cmd_calibrate(int argc, char** argv) {
       "start", po::value<std::string>(),
       "fitted calibrated model file whose parameters start the fit (default: trace-derived)")(
       "max-evaluations", po::value<int>()->default_value(40),
-      "Levenberg-Marquardt function evaluations per fit")("quiet,q", "no progress line on stderr")(
+      "Levenberg-Marquardt function evaluations per fit")(
+      "variants", po::value<std::string>(),
+      "comma list of the term variants to fit, by tag (e.g. r12; default: every variant)")(
+      "checkpoint", po::value<std::string>(),
+      "JSON file of finished fits: each saved as it ends; the same command run again (same "
+      "files, options and LASTWAVE_GIT_REVISION) loads them instead of refitting")(
+      "quiet,q", "no progress line on stderr")(
       "plot", po::value<std::string>(),
       "SVG of the fitted model's predicted vs measured time per row (log-log, y = x line)");
   po::variables_map vm;
@@ -90,6 +96,9 @@ int cmd_calibrate(int argc, char** argv) {
   opt.holdout = vm["holdout"].as<double>();
   opt.seed = vm["seed"].as<uint64_t>();
   opt.max_evaluations = vm["max-evaluations"].as<int>();
+  if (vm.count("variants"))
+    opt.variants = split_commas(vm["variants"].as<std::string>(), "variant tag");
+  if (vm.count("checkpoint")) opt.checkpoint = user_path(vm["checkpoint"].as<std::string>());
   opt.git_revision = git_revision();
   opt.date = utc_now();
   opt.command = "lastwave";

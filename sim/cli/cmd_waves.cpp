@@ -14,17 +14,6 @@ const std::vector<std::pair<int64_t, int64_t>> kSeedShapes = {
     {2048, 2048}, {1536, 1536}, {4096, 4096}, {128, 4096}, {3840, 3840}};
 constexpr const char* kSeedGpus = "a100,h100-sxm,b200";
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item.empty()) throw std::invalid_argument("empty GPU name in '" + s + "'");
-    out.push_back(item);
-  }
-  return out;
-}
-
 }  // namespace
 
 int cmd_waves(int argc, char** argv) {
@@ -46,7 +35,7 @@ int cmd_waves(int argc, char** argv) {
   }
   const TileShape tile = parse_tile(vm["tile"].as<std::string>());
   std::vector<GpuSpec> gpus;
-  for (const auto& name : split_commas(vm["gpu"].as<std::string>()))
+  for (const auto& name : split_commas(vm["gpu"].as<std::string>(), "GPU name"))
     gpus.push_back(gpu_preset(name));
   std::ostringstream o;
   char line[200];

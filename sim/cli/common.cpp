@@ -72,6 +72,18 @@ std::vector<Problem> shapes_from(const po::variables_map& vm) {
   return {p};
 }
 
+std::vector<std::string> split_commas(const std::string& s, const std::string& what) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) throw std::invalid_argument("empty " + what + " in '" + s + "'");
+    out.push_back(item);
+  }
+  if (out.empty()) throw std::invalid_argument("no " + what + " in '" + s + "'");
+  return out;
+}
+
 TileShape parse_tile(const std::string& text) {
   try {
     if (std::count(text.begin(), text.end(), 'x') != 2) throw std::invalid_argument("not MxNxK");

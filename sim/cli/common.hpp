@@ -27,6 +27,9 @@ GpuSpec gpu_from(const po::variables_map& vm);
 void add_shape_options(po::options_description& desc, bool allow_file);
 std::vector<Problem> shapes_from(const po::variables_map& vm);
 
+// "a,b,c" -> {"a", "b", "c"}; an empty item is refused in one line naming `what` ("GPU name").
+std::vector<std::string> split_commas(const std::string& s, const std::string& what);
+
 // "128x128x64" -> TileShape; throws on malformed text.
 TileShape parse_tile(const std::string& text);
 
