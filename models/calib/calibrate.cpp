@@ -201,7 +201,7 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // SMs falls to 1635-1904 MHz with the tensor load, never below 1958 MHz on a partition, and r9
 // predicts those rows 2.5-19.7 % too fast as the clock falls (docs/calibration-notes.md). r9
 // left the list (its figures: the r9 report, same data and splits).
-void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
+void define_variants(CalibrationRun& run) {
   run.variants = {
       {"r12: r11 + the power limit's clock drop under long tensor load (power_throttle, "
        "power_boost_us)",
@@ -220,6 +220,10 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
        {},
        {}}};
   keep_chosen_variants(run);
+}
+
+void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
+  define_variants(run);
   const std::vector<FitCase> train = subset(run.cases, run.split.train);
   for (size_t i = 0; i < run.variants.size(); ++i) {
     TermChoice& v = run.variants[i];
@@ -261,6 +265,31 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
       {"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, run.cases)}};
 }
 
+// The cross-SM check's fit: the kept variant's terms on the full-GPU training rows `train_full`.
+FitResult cross_fit(CalibrationRun& run, const FitOptions& base, const IndexSet& train_full) {
+  ParamValues start = run.start;
+  FitOptions fo = staged(run, base, fit_count(run), "cross-SM: full-GPU rows");
+  hold_terms(run.variants.front(), start, fo);
+  const std::vector<FitCase> full = subset(run.cases, train_full);
+  return checkpointed(run.checkpoint, "cross-SM: " + run.variants.front().name, [&] {
+    return fit_calibrated(full, run.preset, start, scale_start(run), fo);
+  });
+}
+
+// --cross-first: the cross-SM fit before the variants' (one variant, so the kept one is known),
+// into the checkpoint, so that another machine can fit the variant meanwhile.
+void fit_cross_sm_first(CalibrationRun& run, const FitOptions& base) {
+  define_variants(run);
+  if (run.variants.size() != 1) {
+    throw std::invalid_argument(
+        "--cross-first needs --variants naming one variant (the cross-SM fit takes the kept "
+        "variant's terms)");
+  }
+  const auto at_full = [&](const Measurement& m) { return m.sms == run.preset.sms; };
+  const IndexSet train_full = select(run.cases, run.split.train, at_full);
+  if (!train_full.empty()) cross_fit(run, base, train_full);
+}
+
 // Cross-SM-count check: fit on full-GPU training rows only, predict every partition row.
 // The kept variant's switched-off terms stay off.
 void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
@@ -272,12 +301,8 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   x.partitions = select(run.cases, run.split.all, partition);
   x.partitions_held = select(run.cases, run.split.held, partition);
   if (x.train_full.empty() || x.partitions.empty()) return;
-  ParamValues start = run.start;
-  FitOptions fo = staged(run, base, fit_count(run), "cross-SM: full-GPU rows");
-  hold_terms(run.variants.front(), start, fo);
+  x.fit = cross_fit(run, base, x.train_full);
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
-  x.fit = checkpointed(run.checkpoint, "cross-SM: " + run.variants.front().name,
-                       [&] { return fit_calibrated(full, preset, start, scale_start(run), fo); });
   const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
   const LinearBaseline rw = fit_baseline("rw", run.rw.terms, full, preset, &roofline_wave_features);
   x.preds = {
@@ -341,6 +366,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   }
   FitOptions fo;
   fo.max_evaluations = opt.max_evaluations;
+  if (opt.cross_first) fit_cross_sm_first(run, fo);
   fit_training_split(run, fo);
   fit_cross_sm(run, fo);
   headline_figures(run);

@@ -35,6 +35,9 @@ struct CalibrateOptions {
   // JSON file of finished fits (optional): saved as each fit ends, loaded by a rerun of the same
   // run (models/calib/checkpoint.hpp).
   std::string checkpoint;
+  // Fit the cross-SM check first (needs one variant): with a shared checkpoint, two machines can
+  // fit a run's two stages at once.
+  bool cross_first = false;
   std::string command;       // how this run was invoked, for the report
   std::string git_revision;  // recorded in the model file
   std::string date;          // recorded in the model file (UTC, ISO 8601)

@@ -77,6 +77,7 @@ FitCheckpoint::FitCheckpoint(std::string path, std::string run_key) : path_(std:
 }
 
 const nlohmann::json* FitCheckpoint::find(const std::string& stage) const {
+  if (!enabled()) return nullptr;
   const auto& stages = doc_.at("stages");
   const auto it = stages.find(stage);
   return it == stages.end() ? nullptr : &*it;

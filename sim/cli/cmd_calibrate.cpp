@@ -74,7 +74,10 @@ int cmd_calibrate(int argc, char** argv) {
       "checkpoint", po::value<std::string>(),
       "JSON file of finished fits: each saved as it ends; the same command run again (same "
       "files, options and LASTWAVE_GIT_REVISION) loads them instead of refitting")(
-      "quiet,q", "no progress line on stderr")(
+      "cross-first",
+      "fit the cross-SM check before the variant (one --variants tag): another machine can fit "
+      "the variant into a copy of the checkpoint meanwhile")("quiet,q",
+                                                             "no progress line on stderr")(
       "plot", po::value<std::string>(),
       "SVG of the fitted model's predicted vs measured time per row (log-log, y = x line)");
   po::variables_map vm;
@@ -98,6 +101,7 @@ int cmd_calibrate(int argc, char** argv) {
   opt.max_evaluations = vm["max-evaluations"].as<int>();
   if (vm.count("variants"))
     opt.variants = split_commas(vm["variants"].as<std::string>(), "variant tag");
+  opt.cross_first = vm.count("cross-first") > 0;
   if (vm.count("checkpoint")) opt.checkpoint = user_path(vm["checkpoint"].as<std::string>());
   opt.git_revision = git_revision();
   opt.date = utc_now();

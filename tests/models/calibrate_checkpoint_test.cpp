@@ -1,5 +1,6 @@
-// calibrate --checkpoint and --variants: finished fits are saved and loaded by a rerun of the same
-// run (the result as one run gives it), a file of another run is refused, unknown tags are refused.
+// calibrate --checkpoint, --variants and --cross-first: finished fits are saved and loaded by a
+// rerun of the same run (the result as one run gives it), in either stage order; a file of another
+// run and unknown tags are refused.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -94,6 +95,25 @@ TEST_CASE("a rerun loads the saved fits and reports what the first run did") {
   }
   write_file_atomically(opt.checkpoint, edited.dump());
   CHECK(run_calibration(opt).model_file.at("params").at("launch_us") == 7.25);
+}
+
+TEST_CASE("--cross-first fits the same two stages in the other order") {
+  const std::string dir = testing::temp_dir("calibrate_cross_first");
+  std::filesystem::remove(dir + "/fits.json");
+  CalibrateOptions opt = small_run(dir);
+  opt.cross_first = true;
+  const CalibrationResult crossed = run_calibration(opt);
+  CHECK(read_json(opt.checkpoint).at("stages").size() == 2);
+  opt.cross_first = false;
+  opt.checkpoint.clear();
+  const CalibrationResult plain = run_calibration(opt);
+  CHECK(crossed.model_file.at("params") == plain.model_file.at("params"));
+  CHECK(crossed.report == plain.report);
+  opt.cross_first = true;
+  opt.variants = {"r12", "r11"};
+  CHECK(error_of(opt) ==
+        "--cross-first needs --variants naming one variant (the cross-SM fit takes the kept "
+        "variant's terms)");
 }
 
 TEST_CASE("a checkpoint of another run, or an unknown variant, is refused in one line") {
