@@ -60,7 +60,10 @@ FitResult fit_result_from_json(const nlohmann::json& j) {
 FitCheckpoint::FitCheckpoint(std::string path, std::string run_key) : path_(std::move(path)) {
   doc_ = {{"version", kCheckpointVersion}, {"run", run_key}, {"stages", nlohmann::json::object()}};
   std::ifstream in(path_);
-  if (!in) return;  // a first run: nothing saved yet
+  if (!in) {  // a first run: nothing saved yet; written now so that a bad path fails at once
+    write_file_atomically(path_, doc_.dump(1) + "\n");
+    return;
+  }
   nlohmann::json saved;
   try {
     saved = nlohmann::json::parse(in);

@@ -127,6 +127,9 @@ TEST_CASE("a checkpoint of another run, or an unknown variant, is refused in one
                              "differ); remove it to start afresh");
   write_file_atomically(opt.checkpoint, "{ not json");
   CHECK(error_of(opt).rfind(opt.checkpoint + ": not a calibrate checkpoint", 0) == 0);
+  opt.checkpoint = dir + "/no-such-dir/fits.json";  // refused before any fit
+  CHECK_THROWS_WITH_AS(run_calibration(opt), ("cannot write '" + opt.checkpoint + "'").c_str(),
+                       std::runtime_error);
   opt.checkpoint.clear();
   opt.variants = {"r99"};
   CHECK(error_of(opt) == "--variants: no variant 'r99' (r12, r11)");
