@@ -74,10 +74,12 @@ class CostModel {
   virtual bool stretches_segments(const Plan& /*p*/) const { return false; }
   virtual double segment_stretch(const Plan& /*p*/, const Segment& /*s*/) const { return 1.0; }
   // The clock under a power limit: a MAC loop that starts `t` after the run began takes
-  // clock_stretch(p, c, t) (>= 1) times as long, on top of the stretches above (c: the context
-  // at its start). The simulator asks per loop only when throttles_clock().
+  // clock_stretch(p, c, t, iter) (>= 1) times as long, on top of the stretches above (c: the
+  // context at its start, `iter`: its MAC iteration time there, the simulator's cached answer).
+  // The simulator asks per loop only when throttles_clock().
   virtual bool throttles_clock() const { return false; }
-  virtual double clock_stretch(const Plan& /*p*/, const CostContext& /*c*/, double /*t*/) const {
+  virtual double clock_stretch(const Plan& /*p*/, const CostContext& /*c*/, double /*t*/,
+                               double /*iter*/) const {
     return 1.0;
   }
   // "iter" for abstract MAC-iteration units, "us" for physical time.

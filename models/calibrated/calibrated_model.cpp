@@ -105,10 +105,10 @@ class CalibratedModel final : public CostModel {
   // starting at t runs 1 + power_throttle x (busy share of the chip) x (tensor pipe's share of
   // the k-tile) x r times as long, r = x^2 / (1 + x^2) in x = t / power_boost_us (a smooth ramp:
   // half the slowdown at power_boost_us).
-  double clock_stretch(const Plan& p, const CostContext& c, double t) const override {
+  double clock_stretch(const Plan& p, const CostContext& c, double t, double iter) const override {
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
     const double chip_share = chip_sms_ > 0 ? std::min(1.0, busy / chip_sms_) : 1.0;
-    const double tensor_share = mma_time(p) / iter_time(p, c);
+    const double tensor_share = iter > 0 ? mma_time(p) / iter : 1.0;
     const double x = std::max(0.0, t) / power_boost_us_;
     const double ramp = x * x / (1.0 + x * x);
     return 1.0 + power_throttle_ * chip_share * tensor_share * ramp;

@@ -293,8 +293,9 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double mac = checked(model_->mac(*plan_, c.seg, ctx), "mac") * sm_slowdown(c.sm) *
-                     stretch(c) * clock_stretch(t);
+  const double loop = checked(model_->mac(*plan_, c.seg, ctx), "mac");
+  const double mac =
+      loop * sm_slowdown(c.sm) * stretch(c) * (throttles_ ? fixed_clock(c, t, loop) : 1.0);
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
@@ -544,9 +545,16 @@ void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
   // A slower SM needs more progress of the shared clock for the same iterations.
   const Cta& c = ctas_[cta];
-  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) * clock_stretch(now_);
+  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) *
+                                     (throttles_ ? clock_stretch(now_, iter_time_now()) : 1.0);
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
+}
+
+// The fixed path's clock stretch of a loop of `loop` time units starting at t.
+double Simulator::fixed_clock(const Cta& c, double t, double loop) const {
+  const auto iters = static_cast<double>(segment_iters(c.seg));
+  return clock_stretch(t, iters > 0 ? loop / iters : 0.0);
 }
 
 // A rated MAC loop ended at t: the action that follows it, as in start_next_segment's fixed path.

@@ -127,12 +127,14 @@ class Simulator {
   double stretch(const Cta& c) const {
     return stretches_ ? checked_stretch(model_->segment_stretch(*plan_, c.seg)) : 1.0;
   }
-  // CostModel::clock_stretch of a loop starting at t (1 unless the model throttles the clock).
-  double clock_stretch(double t) const {
+  // CostModel::clock_stretch of a loop starting at t whose iterations take `iter` there (1
+  // unless the model throttles the clock).
+  double clock_stretch(double t, double iter) const {
     return throttles_
-               ? checked_stretch(model_->clock_stretch(*plan_, context(), t), "clock_stretch")
+               ? checked_stretch(model_->clock_stretch(*plan_, context(), t, iter), "clock_stretch")
                : 1.0;
   }
+  double fixed_clock(const Cta& c, double t, double loop) const;
   static double checked_stretch(double s, const char* what = "segment_stretch");
   double sm_slowdown(int64_t sm) const {  // CostModel::sm_spread at the busy share now
     if (!slows_sms_) return 1.0;

@@ -36,7 +36,7 @@ class FakeModel final : public lw::CostModel {
   bool stretches_segments(const lw::Plan&) const override { return which_ == "segment_stretch"; }
   double segment_stretch(const lw::Plan&, const lw::Segment&) const override { return bad_; }
   bool throttles_clock() const override { return which_ == "clock_stretch"; }
-  double clock_stretch(const lw::Plan&, const lw::CostContext&, double) const override {
+  double clock_stretch(const lw::Plan&, const lw::CostContext&, double, double) const override {
     return bad_;
   }
   std::string time_unit() const override { return "iter"; }

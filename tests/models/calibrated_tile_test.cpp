@@ -196,16 +196,18 @@ TEST_CASE("the power limit stretches MAC loops by chip share, tensor share and s
   CostContext half = full;
   half.busy_sms = 66;
   // r(x) = x^2 / (1 + x^2): 0 at the start, 1/2 at power_boost_us, 4/5 at twice it.
-  CHECK(on->clock_stretch(p, full, 0.0) == 1.0);
-  CHECK(on->clock_stretch(p, full, 1500.0) == doctest::Approx(1.0 + 0.4 * 0.5));
-  CHECK(on->clock_stretch(p, half, 1500.0) == doctest::Approx(1.0 + 0.4 * 0.5 * 0.5));
-  CHECK(on->clock_stretch(p, full, 3000.0) == doctest::Approx(1.0 + 0.4 * 0.8));
+  const double iter = on->iter_time(p, full);
+  CHECK(on->clock_stretch(p, full, 0.0, iter) == 1.0);
+  CHECK(on->clock_stretch(p, full, 1500.0, iter) == doctest::Approx(1.0 + 0.4 * 0.5));
+  CHECK(on->clock_stretch(p, half, 1500.0, iter) == doctest::Approx(1.0 + 0.4 * 0.5 * 0.5));
+  CHECK(on->clock_stretch(p, full, 3000.0, iter) == doctest::Approx(1.0 + 0.4 * 0.8));
   // A k-tile the DRAM pipe sets: the tensor pipe's share of it, here 1/2, scales the drop.
   v["dram_gb_per_s"] = 1.0;
   const auto mixed = make_model("calibrated", v, h200);
   const double share = 2.0 * 128 * 128 * 64 / 5e12 * 1e6 / mixed->iter_time(p, full);
   REQUIRE(share < 0.5);
-  CHECK(mixed->clock_stretch(p, full, 1500.0) == doctest::Approx(1.0 + 0.4 * share * 0.5));
+  CHECK(mixed->clock_stretch(p, full, 1500.0, mixed->iter_time(p, full)) ==
+        doctest::Approx(1.0 + 0.4 * share * 0.5));
 }
 
 TEST_CASE("the simulator slows the loops that start once the power limit bites") {
