@@ -265,12 +265,17 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
       {"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, run.cases)}};
 }
 
-// The cross-SM check's fit: the kept variant's terms on the full-GPU training rows `train_full`.
-FitResult cross_fit(CalibrationRun& run, const FitOptions& base, const IndexSet& train_full) {
+// The training rows at the preset's (full GPU's) SM count.
+IndexSet full_gpu_train(const CalibrationRun& run) {
+  return select(run.cases, run.split.train,
+                [&](const Measurement& m) { return m.sms == run.preset.sms; });
+}
+
+// The cross-SM check's fit: the kept variant's terms on the full-GPU training cases `full`.
+FitResult cross_fit(CalibrationRun& run, const FitOptions& base, const std::vector<FitCase>& full) {
   ParamValues start = run.start;
   FitOptions fo = staged(run, base, fit_count(run), "cross-SM: full-GPU rows");
   hold_terms(run.variants.front(), start, fo);
-  const std::vector<FitCase> full = subset(run.cases, train_full);
   return checkpointed(run.checkpoint, "cross-SM: " + run.variants.front().name, [&] {
     return fit_calibrated(full, run.preset, start, scale_start(run), fo);
   });
@@ -285,24 +290,22 @@ void fit_cross_sm_first(CalibrationRun& run, const FitOptions& base) {
         "--cross-first needs --variants naming one variant (the cross-SM fit takes the kept "
         "variant's terms)");
   }
-  const auto at_full = [&](const Measurement& m) { return m.sms == run.preset.sms; };
-  const IndexSet train_full = select(run.cases, run.split.train, at_full);
-  if (!train_full.empty()) cross_fit(run, base, train_full);
+  const IndexSet train_full = full_gpu_train(run);
+  if (!train_full.empty()) cross_fit(run, base, subset(run.cases, train_full));
 }
 
 // Cross-SM-count check: fit on full-GPU training rows only, predict every partition row.
 // The kept variant's switched-off terms stay off.
 void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   const GpuSpec& preset = run.preset;
-  const auto at_full = [&](const Measurement& m) { return m.sms == preset.sms; };
   const auto partition = [&](const Measurement& m) { return m.sms < preset.sms; };
   CrossCheck& x = run.cross;
-  x.train_full = select(run.cases, run.split.train, at_full);
+  x.train_full = full_gpu_train(run);
   x.partitions = select(run.cases, run.split.all, partition);
   x.partitions_held = select(run.cases, run.split.held, partition);
   if (x.train_full.empty() || x.partitions.empty()) return;
-  x.fit = cross_fit(run, base, x.train_full);
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
+  x.fit = cross_fit(run, base, full);
   const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
   const LinearBaseline rw = fit_baseline("rw", run.rw.terms, full, preset, &roofline_wave_features);
   x.preds = {

@@ -202,16 +202,15 @@ inline double working_set_mib(const Plan& p, int64_t rows, int64_t cols) {
   return elems * static_cast<double>(p.problem.k) * kBf16Bytes / kBytesPerMiB;
 }
 
-// The part of that working set L2 must hold for reuse. A compact block of tiles in flight (a
+// The share of that working set L2 must hold for reuse. A compact block of tiles in flight (a
 // rasterised wave: busy tiles ~ rows x cols) shares each panel among tiles that started together
 // and walk K in step, so panel slices are reused as they stream; tiles scattered over the tile
-// space reuse a panel only if L2 keeps it. Scaled by the share of the rows x cols block that is
-// not in flight (0 for a compact block, -> 1 when scattered).
-inline double scattered_working_set_mib(const Plan& p, int64_t rows, int64_t cols, double busy) {
+// space reuse a panel only if L2 keeps it: the share of the rows x cols block that is not in
+// flight (0 for a compact block, -> 1 when scattered).
+inline double scattered_share(int64_t rows, int64_t cols, double busy) {
   const double block = static_cast<double>(rows) * static_cast<double>(cols);
   if (block <= 0) return 0.0;
-  const double scatter = 1.0 - std::min(1.0, busy / block);
-  return scatter * working_set_mib(p, rows, cols);
+  return 1.0 - std::min(1.0, busy / block);
 }
 
 // Rows of output tile `tile` inside the problem: tile.m, or fewer for the last tile row of an M
@@ -279,14 +278,13 @@ inline double gap_dram_fraction(const Plan& p, double busy_ctas, const PanelLag&
 }
 
 // Reuse distance in MiB of a panel slice that tiles of successive waves load again: the whole
-// problem's A+B (footprint rule, `wave_reuse_scale` 0), or, when > 0, that scale x the full-K
-// panels of the `rows` x `cols` tile rows and columns in flight (what one wave loads between two
-// uses of the slice), at most the footprint.
-inline double in_step_reuse_mib(const Plan& p, int64_t rows, int64_t cols,
-                                double wave_reuse_scale) {
+// problem's A+B (footprint rule, `wave_reuse_scale` 0), or, when > 0, that scale x
+// `wave_panels_mib`, the full-K panels of the tile rows and columns in flight (working_set_mib:
+// what one wave loads between two uses of the slice), at most the footprint.
+inline double in_step_reuse_mib(const Plan& p, double wave_panels_mib, double wave_reuse_scale) {
   const double footprint_mib = unique_operand_bytes(p) / kBytesPerMiB;
   if (wave_reuse_scale <= 0) return footprint_mib;
-  return std::min(footprint_mib, wave_reuse_scale * working_set_mib(p, rows, cols));
+  return std::min(footprint_mib, wave_reuse_scale * wave_panels_mib);
 }
 
 // Fraction in [0, 1] of a CTA's operand bytes that come from DRAM while `busy_ctas` CTAs run
@@ -309,12 +307,13 @@ inline double working_set_dram_fraction(const Plan& p, double busy_ctas, int64_t
       static_cast<double>(rows * p.cluster.m * p.tile.m + cols * p.cluster.n * p.tile.n);
   const double in_step = std::min(1.0, distinct_rows / (busy * cta_rows));
   const double once = compulsory_fraction(p);
+  const double panels_mib = working_set_mib(p, rows, cols);
   const double reuse_miss =
-      capacity_miss(in_step_reuse_mib(p, rows, cols, wave_reuse_scale), l2_reuse_mib);
+      capacity_miss(in_step_reuse_mib(p, panels_mib, wave_reuse_scale), l2_reuse_mib);
   const double base = once + (std::max(once, in_step) - once) * reuse_miss;
   const double busy_tiles = busy / static_cast<double>(p.cluster.m * p.cluster.n);
   const double scatter_miss =
-      capacity_miss(scattered_working_set_mib(p, rows, cols, busy_tiles), l2_reuse_mib);
+      capacity_miss(scattered_share(rows, cols, busy_tiles) * panels_mib, l2_reuse_mib);
   return base + (1.0 - base) * scatter_miss;
 }
 

@@ -68,10 +68,12 @@ TEST_CASE("wave reuse: the next wave finds a panel slice in L2 if one wave's pan
   // 1024x7168x16384, 128x128, a wave on 8 rows x 17 columns: (8 + 17) x 128 rows x 16384 x 2 B =
   // 100 MiB of full-K panels; A+B = 256 MiB. Scale 0 keeps the footprint, a scale multiplies.
   const Plan p = dp_plan(Problem{1024, 7168, 16384}, kSquare);
-  CHECK(traffic::in_step_reuse_mib(p, 8, 17, 0.0) == doctest::Approx(256.0));
-  CHECK(traffic::in_step_reuse_mib(p, 8, 17, 1.0) == doctest::Approx(100.0));
-  CHECK(traffic::in_step_reuse_mib(p, 8, 17, 0.5) == doctest::Approx(50.0));
-  CHECK(traffic::in_step_reuse_mib(p, 8, 17, 4.0) == doctest::Approx(256.0));  // at most A+B
+  const double wave = traffic::working_set_mib(p, 8, 17);
+  CHECK(wave == doctest::Approx(100.0));
+  CHECK(traffic::in_step_reuse_mib(p, wave, 0.0) == doctest::Approx(256.0));
+  CHECK(traffic::in_step_reuse_mib(p, wave, 1.0) == doctest::Approx(100.0));
+  CHECK(traffic::in_step_reuse_mib(p, wave, 0.5) == doctest::Approx(50.0));
+  CHECK(traffic::in_step_reuse_mib(p, wave, 4.0) == doctest::Approx(256.0));  // at most A+B
   // 65536x8192x512: A+B 72 MiB, a wave on 3 rows x 64 columns loads (3 + 64) x 128 x 512 x 2 B =
   // 8.375 MiB. Compulsory 75.5 MB / 8.59 GB loaded = 0.008789; in step 8576 / (132 x 256) =
   // 0.25379. Footprint rule: miss (72 / 50)^4 / (1 + (72 / 50)^4) = 0.8112, share 0.2076. Wave
