@@ -2,9 +2,11 @@
 // passes how many SMs are busy at that moment, so bandwidth-sharing models can plug in.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "models/residual/residual_trees.hpp"
 #include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/plan.hpp"
@@ -104,6 +106,20 @@ class CostModel {
   // others in config_error, so that `best` never picks a config no measurement covered. Default:
   // ignored.
   virtual void set_fitted_clusters(const std::vector<ClusterShape>&) {}
+
+  // The learned correction of the simulated makespan (a model file's "residual_trees"): the
+  // simulator multiplies the makespan of plan `p` on `sms` SMs by makespan_factor(p, sms) (1
+  // without trees); event times and traces stay the simulation's own.
+  void set_residual_trees(std::shared_ptr<const ResidualTrees> trees) {
+    residual_ = std::move(trees);
+  }
+  const ResidualTrees* residual_trees() const { return residual_.get(); }
+  double makespan_factor(const Plan& p, int64_t sms) const {
+    return residual_ ? residual_->factor(p, sms) : 1.0;
+  }
+
+ private:
+  std::shared_ptr<const ResidualTrees> residual_;
 };
 
 }  // namespace lw

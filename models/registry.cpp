@@ -142,6 +142,10 @@ ModelFile read_model_file(const std::string& path) {
     f.has_tile = true;
   }
   if (j.contains("clusters")) f.clusters = read_cluster_list(j["clusters"], where);
+  if (j.contains("residual_trees")) {
+    f.residual =
+        std::make_shared<const ResidualTrees>(ResidualTrees::from_json(j["residual_trees"], where));
+  }
   // The file's own values are blamed on the file; the model's declared ranges apply to them.
   check_params(find_model(f.model), f.params, where);
   return f;
@@ -155,6 +159,7 @@ std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
   auto model = info.make(resolve_params(info, f.params), gpu);
   if (f.has_tile) model->set_fitted_tile(f.tile);
   if (!f.clusters.empty()) model->set_fitted_clusters(f.clusters);
+  if (f.residual) model->set_residual_trees(f.residual);
   return model;
 }
 

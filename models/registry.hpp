@@ -82,6 +82,8 @@ struct ModelFile {
   bool has_tile = false;  // "tile": the tile the parameters were fitted for
   TileShape tile = kDefaultTile;
   std::vector<ClusterShape> clusters;  // "clusters": those its measurements covered (empty: any)
+  // "residual_trees": the learned makespan correction (models/residual), or null.
+  std::shared_ptr<const ResidualTrees> residual;
 };
 ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
 

@@ -8,6 +8,7 @@ PACKAGES=(
   doctest-dev
   nlohmann-json3-dev
   libeigen3-dev
+  libxgboost-dev
   libssl-dev
   clang-format
   clang

@@ -3,6 +3,7 @@
 #include "models/calib/calibrate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -11,6 +12,8 @@
 #include "models/calib/file_hash.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "sim/decomp/planners/config_list.hpp"
+#include "sim/gpu/simulator.hpp"
+#include "sim/predict/best.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {
@@ -248,6 +251,43 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
       });
 }
 
+// Features of every case, as the simulator takes them (CostModel::makespan_factor).
+std::vector<ResidualFeatures> case_features(const std::vector<FitCase>& cases) {
+  std::vector<ResidualFeatures> out;
+  out.reserve(cases.size());
+  for (const FitCase& c : cases) {
+    const SimOptions opt = sim_options_for(GpuShape{c.m->sms, c.ctas_per_sm}, c.m->cluster);
+    out.push_back(residual_features(c.plan, simulated_sms(opt)));
+  }
+  return out;
+}
+
+// Residual trees fitted to ln(measured / simulated) of `rows` (those with a finite prediction).
+ResidualTrees fit_residual(const CalibrationRun& run, const std::vector<double>& pred,
+                           const IndexSet& rows) {
+  const std::vector<ResidualFeatures> all = case_features(run.cases);
+  std::vector<ResidualFeatures> x;
+  std::vector<double> y;
+  for (size_t i : rows) {
+    if (!(std::isfinite(pred[i]) && pred[i] > 0)) continue;
+    x.push_back(all[i]);
+    y.push_back(std::log(run.cases[i].m->median_us / pred[i]));
+  }
+  ResidualFitOptions fo;
+  fo.rounds = run.opt->residual_rounds;
+  return fit_residual_trees(x, y, fo).trees;
+}
+
+// `physics` (the simulator without residual trees) corrected by `trees`: the last predictor of
+// `preds` becomes the physics-only one, preds[0] the corrected one.
+void apply_residual(const CalibrationRun& run, const ResidualTrees& trees,
+                    std::vector<Predictor>& preds) {
+  const std::vector<ResidualFeatures> x = case_features(run.cases);
+  Predictor physics{"simulator, physics only", preds[0].pred};
+  for (size_t i = 0; i < x.size(); ++i) preds[0].pred[i] *= std::exp(trees.log_factor(x[i]));
+  preds.push_back(std::move(physics));
+}
+
 // Main fit: the kept term variant and the baselines on the training split at every SM count.
 void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
   const GpuSpec& preset = run.preset;
@@ -263,6 +303,11 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
       {"A.1 per-CTA", predict_baseline(run.a1, run.cases, preset, &a1_features_fn)},
       {"roofline + waves", predict_baseline(run.rw, run.cases, preset, &roofline_wave_features)},
       {"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, run.cases)}};
+  if (run.opt->residual_rounds > 0) {
+    report_stage(run, "residual trees");
+    run.residual = fit_residual(run, run.preds[0].pred, run.split.train);
+    apply_residual(run, run.residual, run.preds);
+  }
 }
 
 // The training rows at the preset's (full GPU's) SM count.
@@ -313,6 +358,10 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
        simulate_model("calibrated", x.fit.params, preset, run.cases)},
       {"A.1 per-CTA", predict_baseline(a1, run.cases, preset, &a1_features_fn)},
       {"roofline + waves", predict_baseline(rw, run.cases, preset, &roofline_wave_features)}};
+  if (run.opt->residual_rounds > 0) {
+    x.residual = fit_residual(run, x.preds[0].pred, x.train_full);
+    apply_residual(run, x.residual, x.preds);
+  }
 }
 
 void headline_figures(CalibrationRun& run) {
@@ -376,9 +425,28 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   return {model_file_json(run), report_markdown(run), terminal_summary(run), residuals_csv(run)};
 }
 
+namespace {
+
+// The model file as indented JSON, but its residual trees one per line (thousands of nodes).
+std::string model_file_text(nlohmann::json j) {
+  if (!j.contains("residual_trees")) return j.dump(2) + "\n";
+  const nlohmann::json trees = j["residual_trees"];
+  j.erase("residual_trees");
+  std::string out = j.dump(2);
+  out.erase(out.rfind('}'));  // reopen the top-level object
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  out += ",\n  \"residual_trees\": {\n    \"base\": " + trees["base"].dump() +
+         ",\n    \"features\": " + trees["features"].dump() + ",\n    \"trees\": [";
+  const auto& list = trees["trees"];
+  for (size_t i = 0; i < list.size(); ++i) out += (i ? ",\n      " : "\n      ") + list[i].dump();
+  return out + "\n    ]\n  }\n}\n";
+}
+
+}  // namespace
+
 void write_calibration(const CalibrationResult& r, const std::string& model_path,
                        const std::string& report_path, const std::string& residuals_path) {
-  write_file_atomically(model_path, r.model_file.dump(2) + "\n");
+  write_file_atomically(model_path, model_file_text(r.model_file));
   if (!report_path.empty()) write_file_atomically(report_path, r.report);
   if (!residuals_path.empty()) write_file_atomically(residuals_path, r.residuals);
 }

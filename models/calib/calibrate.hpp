@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/calib/residual_fit.hpp"
 #include "sim/decomp/types.hpp"
 
 namespace lw {
@@ -30,6 +31,8 @@ struct CalibrateOptions {
   double holdout = 0.25;
   uint64_t seed = 1;
   int max_evaluations = 40;
+  // Boosting rounds of the residual trees fitted after the model's parameters (0: none).
+  int residual_rounds = ResidualFitOptions{}.rounds;
   // Term variants to fit, by tag ("r12"); empty = every variant of the list.
   std::vector<std::string> variants;
   // JSON file of finished fits (optional): saved as each fit ends, loaded by a rerun of the same

@@ -13,6 +13,7 @@
 #include "models/calib/checkpoint.hpp"
 #include "models/calib/fit.hpp"
 #include "models/calib/metrics.hpp"
+#include "models/calib/residual_fit.hpp"
 #include "models/registry.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/trace/trace_read.hpp"
@@ -48,6 +49,7 @@ struct TermChoice {
 struct CrossCheck {
   IndexSet train_full, partitions, partitions_held;
   FitResult fit;
+  ResidualTrees residual;        // fitted on train_full's rows (none when residual_rounds = 0)
   std::vector<Predictor> preds;  // empty when there are no full-GPU rows or no partitions
 };
 
@@ -73,6 +75,9 @@ struct CalibrationRun {
   ParamValues start;                 // the fit's start values (defaults or from traces)
   std::vector<TermChoice> variants;  // sorted by validation error; front() is kept
   FitResult fit;                     // variants.front().fit
+  // Fitted on the training rows' ln(measured / simulated) under `fit` (models/residual); preds[0]
+  // carries them, the last predictor is the simulator without them.
+  ResidualTrees residual;
   LinearBaseline a1, rw;
   std::vector<Predictor> preds;  // preds[0] is the calibrated simulator
   CrossCheck cross;

@@ -69,6 +69,8 @@ int cmd_calibrate(int argc, char** argv) {
       "fitted calibrated model file whose parameters start the fit (default: trace-derived)")(
       "max-evaluations", po::value<int>()->default_value(40),
       "Levenberg-Marquardt function evaluations per fit")(
+      "residual-rounds", po::value<int>()->default_value(lw::ResidualFitOptions{}.rounds),
+      "boosting rounds of the residual trees fitted after the parameters (0: none)")(
       "variants", po::value<std::string>(),
       "comma list of the term variants to fit, by tag (e.g. r12; default: every variant)")(
       "checkpoint", po::value<std::string>(),
@@ -99,6 +101,8 @@ int cmd_calibrate(int argc, char** argv) {
   opt.holdout = vm["holdout"].as<double>();
   opt.seed = vm["seed"].as<uint64_t>();
   opt.max_evaluations = vm["max-evaluations"].as<int>();
+  opt.residual_rounds = vm["residual-rounds"].as<int>();
+  if (opt.residual_rounds < 0) throw std::invalid_argument("--residual-rounds must be >= 0");
   if (vm.count("variants"))
     opt.variants = split_commas(vm["variants"].as<std::string>(), "variant tag");
   opt.cross_first = vm.count("cross-first") > 0;

@@ -53,7 +53,16 @@ void Simulator::set_active(int64_t sm, int delta) {
 
 const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
                                 const SimOptions& options) {
-  reset(plan, model, options);
+  // A learned makespan correction scales the result, so the cut-off applies to the scaled time.
+  const double factor = model.makespan_factor(plan, simulated_sms(options));
+  if (!(std::isfinite(factor) && factor > 0)) {
+    throw std::runtime_error("the cost model's makespan factor is " + std::to_string(factor) +
+                             ", not a positive finite number");
+  }
+  SimOptions scaled = options;
+  scaled.cutoff = options.cutoff / factor;
+  reset(plan, model, scaled);
+  makespan_factor_ = factor;
   try {
     launch(0, 0.0);
     run_events();
@@ -175,7 +184,7 @@ void Simulator::run_events() {
 void Simulator::finish_result() {
   const Plan& plan = *plan_;
   const CostModel& model = *model_;
-  result_.makespan = now_;
+  result_.makespan = now_ * makespan_factor_;  // the simulated time, corrected
   if (!result_.cut_off &&
       (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction))) {
     report_deadlock();
@@ -197,7 +206,7 @@ void Simulator::finish_result() {
       SmStats& st = result_.sm_stats[s];
       st.busy = sm_busy_[s] / slots;
       st.wait = sm_wait_[s] / slots;
-      st.idle = std::max(0.0, result_.makespan - st.busy - st.wait);
+      st.idle = std::max(0.0, now_ - st.busy - st.wait);
     }
   } else {
     result_.sm_stats.clear();

@@ -29,6 +29,9 @@ struct SimOptions {
   bool sm_stats = true;  // fill SimResult::sm_stats (a search that needs only makespans skips it)
 };
 
+// The SMs of the GPU (or partition) a run of `o` is on: cluster slots times the cluster's CTAs.
+inline int64_t simulated_sms(const SimOptions& o) { return o.sms * o.cluster_size; }
+
 struct SmStats {
   double busy = 0;  // executing MAC, fixup or epilogue
   double wait = 0;  // resident CTAs spinning on flags
@@ -172,6 +175,7 @@ class Simulator {
   int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
   double now_ = 0;
+  double makespan_factor_ = 1;  // CostModel::makespan_factor of this run
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
   // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-queue

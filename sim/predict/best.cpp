@@ -62,8 +62,9 @@ bool same_config(const Plan& a, const Plan& b) {
 
 // A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's
 // split segments at one busy SM, one partial store or add per non-owner split and the epilogue,
-// spread evenly over all CTA slots, after the launch. 0 for other plans (not needed: split-K
-// candidates hold most of a large shape's events).
+// spread evenly over all CTA slots, after the launch, times the model's makespan factor (the
+// simulator scales the makespan by it). 0 for other plans (not needed: split-K candidates hold
+// most of a large shape's events).
 double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
   if (!model.costs_grow_with_load() || p.split_mode != SplitMode::FixedSplit ||
       p.separate_reduction) {
@@ -81,8 +82,10 @@ double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptio
   const double fixup =
       std::min(model.partial_store(p, seg, least), model.partial_accumulate(p, seg, least));
   per_tile += static_cast<double>(p.splits - 1) * fixup + model.epilogue(p, seg, least);
-  return model.launch_overhead(p) +
-         static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
+  const double least_time =
+      model.launch_overhead(p) +
+      static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
+  return least_time * model.makespan_factor(p, simulated_sms(opt));
 }
 
 // A plan already simulated in this search: it cannot win if it was cut off or deadlocked.

@@ -1,0 +1,169 @@
+// Residual trees: the plan's features, the flat-array trees' checks, evaluation and JSON form.
+#include "models/residual/residual_trees.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace lw {
+
+namespace {
+
+// The largest power of two up to kMaxAlignElems that divides `x` (a row pitch's alignment, in
+// elements; 128 bf16 elements = 256 bytes).
+constexpr int64_t kMaxAlignElems = 128;
+float alignment(int64_t x) {
+  int64_t a = kMaxAlignElems;
+  while (a > 1 && x % a != 0) a /= 2;
+  return static_cast<float>(a);
+}
+
+float f(int64_t x) { return static_cast<float>(x); }
+
+void check_tree(const ResidualTree& t, size_t index) {
+  const std::string where = "residual tree " + std::to_string(index) + ": ";
+  const size_t n = t.feature.size();
+  if (n == 0 || t.left.size() != n || t.right.size() != n || t.threshold.size() != n ||
+      t.value.size() != n) {
+    throw std::invalid_argument(where + "needs equally long, non-empty node arrays");
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (t.feature[i] < 0) {
+      if (t.feature[i] != -1 || !std::isfinite(t.value[i])) {
+        throw std::invalid_argument(where + "leaf " + std::to_string(i) + " is malformed");
+      }
+      continue;
+    }
+    const auto child_ok = [&](int32_t c) { return c > static_cast<int32_t>(i) && c < int32_t(n); };
+    if (static_cast<size_t>(t.feature[i]) >= kResidualFeatures || !child_ok(t.left[i]) ||
+        !child_ok(t.right[i]) || !std::isfinite(t.threshold[i])) {
+      throw std::invalid_argument(where + "node " + std::to_string(i) +
+                                  " has a bad feature, child or threshold");
+    }
+  }
+}
+
+double leaf(const ResidualTree& t, const ResidualFeatures& x) {
+  size_t i = 0;
+  while (t.feature[i] >= 0) {
+    i = static_cast<size_t>(x[static_cast<size_t>(t.feature[i])] < t.threshold[i] ? t.left[i]
+                                                                                  : t.right[i]);
+  }
+  return t.value[i];
+}
+
+template <typename T>
+std::vector<T> array_of(const nlohmann::json& j, const char* key, const std::string& where) {
+  if (!j.contains(key) || !j[key].is_array()) {
+    throw std::invalid_argument(where + ": a tree lacks the array \"" + key + "\"");
+  }
+  try {
+    return j[key].get<std::vector<T>>();
+  } catch (const nlohmann::json::exception&) {
+    throw std::invalid_argument(where + ": a tree's \"" + key + "\" holds a non-number");
+  }
+}
+
+}  // namespace
+
+const std::array<const char*, kResidualFeatures>& residual_feature_names() {
+  static const std::array<const char*, kResidualFeatures> names = {
+      "m",           "n",
+      "k",           "tile_m",
+      "tile_n",      "cluster_ctas",
+      "k_align",     "n_align",
+      "sms",         "cta_tiles",
+      "k_tiles",     "grid_ctas",
+      "waves",       "wave_fraction",
+      "split_mode",  "splits",
+      "split_tiles", "split_units",
+      "dp_tiles",    "separate_reduction"};
+  return names;
+}
+
+ResidualFeatures residual_features(const Plan& p, int64_t sms) {
+  const int64_t ctas = cluster_size(p);
+  const double waves = static_cast<double>(p.tiles * ctas) / static_cast<double>(sms);
+  return {f(p.problem.m),
+          f(p.problem.n),
+          f(p.problem.k),
+          f(p.tile.m),
+          f(p.tile.n),
+          f(ctas),
+          alignment(p.problem.k),
+          alignment(p.problem.n),
+          f(sms),
+          f(p.tiles * ctas),
+          f(p.k_tiles),
+          f(p.grid * ctas),
+          static_cast<float>(waves),
+          static_cast<float>(waves - std::floor(waves)),
+          f(static_cast<int64_t>(p.split_mode)),
+          f(p.splits),
+          f(p.split_tiles * ctas),
+          f(p.split_units * ctas),
+          f((p.tiles - p.split_tiles) * ctas),
+          p.separate_reduction ? 1.0f : 0.0f};
+}
+
+ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees)
+    : base_(base), trees_(std::move(trees)) {
+  if (!std::isfinite(base_)) throw std::invalid_argument("residual trees: base is not finite");
+  for (size_t i = 0; i < trees_.size(); ++i) check_tree(trees_[i], i);
+}
+
+ResidualTrees ResidualTrees::from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object() || !j.contains("base") || !j["base"].is_number() || !j.contains("trees") ||
+      !j["trees"].is_array() || !j.contains("features") || !j["features"].is_array()) {
+    throw std::invalid_argument(where +
+                                ": \"residual_trees\" needs \"base\", \"features\" and "
+                                "\"trees\"");
+  }
+  const auto& names = residual_feature_names();
+  if (j["features"] != nlohmann::json(std::vector<std::string>(names.begin(), names.end()))) {
+    throw std::invalid_argument(where + ": \"residual_trees\" was fitted on other features");
+  }
+  std::vector<ResidualTree> trees;
+  for (const auto& t : j["trees"]) {
+    trees.push_back({array_of<int32_t>(t, "feature", where), array_of<int32_t>(t, "left", where),
+                     array_of<int32_t>(t, "right", where), array_of<float>(t, "threshold", where),
+                     array_of<double>(t, "value", where)});
+  }
+  try {
+    return ResidualTrees(j["base"].get<double>(), std::move(trees));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
+}
+
+nlohmann::json ResidualTrees::to_json() const {
+  const auto& names = residual_feature_names();
+  nlohmann::json trees = nlohmann::json::array();
+  for (const auto& t : trees_) {
+    trees.push_back({{"feature", t.feature},
+                     {"left", t.left},
+                     {"right", t.right},
+                     {"threshold", t.threshold},
+                     {"value", t.value}});
+  }
+  return {{"base", base_},
+          {"features", std::vector<std::string>(names.begin(), names.end())},
+          {"trees", trees}};
+}
+
+double ResidualTrees::log_factor(const ResidualFeatures& x) const {
+  double sum = base_;
+  for (const auto& t : trees_) sum += leaf(t, x);
+  return sum;
+}
+
+double ResidualTrees::factor(const Plan& p, int64_t sms) const {
+  return std::exp(log_factor(residual_features(p, sms)));
+}
+
+size_t ResidualTrees::nodes() const {
+  size_t n = 0;
+  for (const auto& t : trees_) n += t.feature.size();
+  return n;
+}
+
+}  // namespace lw

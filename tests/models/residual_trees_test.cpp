@@ -1,0 +1,186 @@
+// Residual trees (models/residual): a plan's features by hand, tree walks by hand, malformed trees
+// refused in one line, the JSON form round-trips, and the simulator and `best` apply the factor.
+#include "models/residual/residual_trees.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "models/registry.hpp"
+#include "sim/decomp/planners/config_list.hpp"
+#include "sim/decomp/planners/schedule.hpp"
+#include "sim/gpu/simulator.hpp"
+#include "sim/predict/best.hpp"
+
+namespace {
+
+const lw::GpuShape kH200{132, 1};
+
+size_t index_of(const std::string& name) {
+  const auto& names = lw::residual_feature_names();
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return i;
+  }
+  FAIL("no feature " << name);
+  return 0;
+}
+
+int32_t feat(const std::string& name) { return static_cast<int32_t>(index_of(name)); }
+
+// Root: k < 512 -> leaf 0.1; else sms < 100 -> leaf -0.2, else leaf 0.3.
+lw::ResidualTree k_then_sms() {
+  return {{feat("k"), -1, feat("sms"), -1, -1},
+          {1, -1, 3, -1, -1},
+          {2, -1, 4, -1, -1},
+          {512.0f, 0, 100.0f, 0, 0},
+          {0, 0.1, 0, -0.2, 0.3}};
+}
+
+// One leaf: every plan's makespan times e^value.
+lw::ResidualTree constant(double value) { return {{-1}, {-1}, {-1}, {0}, {value}}; }
+
+lw::ResidualFeatures with(double k, double sms) {
+  lw::ResidualFeatures x{};
+  x[index_of("k")] = static_cast<float>(k);
+  x[index_of("sms")] = static_cast<float>(sms);
+  return x;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// 1000 x 1000 x 1000 dp on 128x128x64: 8 x 8 = 64 tiles of 16 k-tiles, 64 CTAs; 1000 = 8 x 125
+// is 8-element aligned; 64 / 132 = 0.4848 waves.
+TEST_CASE("a dp plan's features, by hand") {
+  const lw::Plan p = lw::plan_schedule("dp", lw::Problem{1000, 1000, 1000}, lw::TileShape{}, kH200,
+                                       lw::Reduction::Deterministic)
+                         .plan;
+  const lw::ResidualFeatures x = lw::residual_features(p, 132);
+  CHECK(x[index_of("m")] == 1000.0f);
+  CHECK(x[index_of("tile_n")] == 128.0f);
+  CHECK(x[index_of("cluster_ctas")] == 1.0f);
+  CHECK(x[index_of("k_align")] == 8.0f);
+  CHECK(x[index_of("n_align")] == 8.0f);
+  CHECK(x[index_of("cta_tiles")] == 64.0f);
+  CHECK(x[index_of("k_tiles")] == 16.0f);
+  CHECK(x[index_of("grid_ctas")] == 64.0f);
+  CHECK(x[index_of("waves")] == doctest::Approx(64.0 / 132));
+  CHECK(x[index_of("wave_fraction")] == doctest::Approx(64.0 / 132));
+  CHECK(x[index_of("split_mode")] == 0.0f);
+  CHECK(x[index_of("dp_tiles")] == 64.0f);
+  CHECK(x[index_of("separate_reduction")] == 0.0f);
+}
+
+// splitk:4 of 4096 x 4096 x 4096 on 256x128 tiles in 2x1 clusters: 16 x 32 = 512 CTA tiles, 64
+// k-tiles, K aligned to 128 elements; every tile split four ways.
+TEST_CASE("a clustered split-K plan's features count CTAs") {
+  const lw::Plan p =
+      lw::plan_schedule("splitk:4", lw::Problem{4096, 4096, 4096}, lw::TileShape{128, 256, 64},
+                        kH200, lw::Reduction::Deterministic, lw::ClusterShape{2, 1})
+          .plan;
+  const lw::ResidualFeatures x = lw::residual_features(p, 132);
+  CHECK(x[index_of("cluster_ctas")] == 2.0f);
+  CHECK(x[index_of("cta_tiles")] == 512.0f);
+  CHECK(x[index_of("k_align")] == 128.0f);
+  CHECK(x[index_of("splits")] == 4.0f);
+  CHECK(x[index_of("split_tiles")] == 512.0f);
+  CHECK(x[index_of("split_units")] == 2048.0f);
+  CHECK(x[index_of("dp_tiles")] == 0.0f);
+  CHECK(x[index_of("waves")] == doctest::Approx(512.0 / 132));
+}
+
+TEST_CASE("a tree sends x < threshold left, else right, and adds the base") {
+  const lw::ResidualTrees t(0.05, {k_then_sms()});
+  CHECK(t.log_factor(with(511, 132)) == doctest::Approx(0.15));
+  CHECK(t.log_factor(with(512, 132)) == doctest::Approx(0.35));  // equal goes right
+  CHECK(t.log_factor(with(4096, 99)) == doctest::Approx(-0.15));
+  const lw::ResidualTrees two(0.0, {k_then_sms(), constant(1.0)});
+  CHECK(two.log_factor(with(100, 16)) == doctest::Approx(1.1));
+  CHECK(two.size() == 2);
+  CHECK(two.nodes() == 6);
+}
+
+TEST_CASE("malformed trees are refused in one line") {
+  lw::ResidualTree back = k_then_sms();
+  back.left[2] = 1;  // a child before its parent could loop
+  lw::ResidualTree bad_feature = k_then_sms();
+  bad_feature.feature[0] = static_cast<int32_t>(lw::kResidualFeatures);
+  lw::ResidualTree short_arrays = k_then_sms();
+  short_arrays.value.pop_back();
+  lw::ResidualTree nan_leaf = constant(NAN);
+  for (const auto& tree : {back, bad_feature, short_arrays, nan_leaf}) {
+    const std::string msg = error_of([&] { lw::ResidualTrees(0.0, {tree}); });
+    CHECK(msg.rfind("residual tree 0: ", 0) == 0);
+    CHECK(msg.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("the JSON form round-trips and names its features") {
+  const lw::ResidualTrees t(0.05, {k_then_sms(), constant(-0.5)});
+  const nlohmann::json j = t.to_json();
+  const lw::ResidualTrees back = lw::ResidualTrees::from_json(j, "f.json");
+  for (double k : {100.0, 512.0, 9000.0}) {
+    CHECK(back.log_factor(with(k, 64)) == t.log_factor(with(k, 64)));
+  }
+  nlohmann::json other = j;
+  other["features"][0] = "M";
+  CHECK(error_of([&] { lw::ResidualTrees::from_json(other, "f.json"); }) ==
+        "f.json: \"residual_trees\" was fitted on other features");
+  nlohmann::json text = j;
+  text["trees"][0]["value"][1] = "x";
+  CHECK(error_of([&] {
+          lw::ResidualTrees::from_json(text, "f.json");
+        }).find("holds a non-number") != std::string::npos);
+  CHECK(error_of([&] {
+          lw::ResidualTrees::from_json(nlohmann::json::array(), "f.json");
+        }).rfind("f.json: ", 0) == 0);
+}
+
+// Unit model, 1408 x 1440 x 4096 dp on 128x128x64: 132 tiles in one wave, 64 + 2 = 66
+// (tests/predict/best_test.cpp). Trees of one leaf ln 2 double it; the cut-off applies to the
+// doubled time.
+TEST_CASE("the simulator multiplies the makespan by the factor") {
+  auto model = lw::make_model("unit", {}, lw::GpuSpec{});
+  const lw::Plan p = lw::plan_schedule("dp", lw::Problem{1408, 1440, 4096}, lw::TileShape{}, kH200,
+                                       lw::Reduction::Deterministic)
+                         .plan;
+  lw::Simulator sim;
+  lw::SimOptions opt;
+  CHECK(sim.run(p, *model, opt).makespan == doctest::Approx(66.0));
+  model->set_residual_trees(
+      std::make_shared<const lw::ResidualTrees>(0.0, std::vector{constant(std::log(2.0))}));
+  CHECK(sim.run(p, *model, opt).makespan == doctest::Approx(132.0));
+  opt.cutoff = 100.0;  // 66 of simulated time would pass it, 2 x 66 does
+  const lw::SimResult& r = sim.run(p, *model, opt);
+  CHECK(r.cut_off);
+  CHECK(r.makespan > 100.0);
+}
+
+// Without trees 128x120 dp wins at 62 against 128x128's 66 (best_test.cpp); trees that double
+// every tile narrower than 121 columns make 128x128 (66) the pick.
+TEST_CASE("best compares corrected makespans") {
+  auto model = lw::make_model("unit", {}, lw::GpuSpec{});
+  const auto tiles = lw::parse_kernel_tiles("128x120x64,128x128x64");
+  const std::vector<lw::ClusterShape> one = {lw::ClusterShape{1, 1}};
+  const lw::Problem shape{1408, 1440, 4096};
+  const auto plain =
+      lw::choose_best(shape, kH200, lw::Reduction::Deterministic, *model, tiles, one);
+  CHECK(lw::tile_text(plain.tile) == "128x120x64");
+  CHECK(plain.makespan == doctest::Approx(62.0));
+  const lw::ResidualTree narrow{
+      {feat("tile_n"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {121.0f, 0, 0}, {0, std::log(2.0), 0}};
+  model->set_residual_trees(std::make_shared<const lw::ResidualTrees>(0.0, std::vector{narrow}));
+  const auto fixed =
+      lw::choose_best(shape, kH200, lw::Reduction::Deterministic, *model, tiles, one);
+  CHECK(lw::tile_text(fixed.tile) == "128x128x64");
+  CHECK(fixed.makespan == doctest::Approx(66.0));
+}
