@@ -286,6 +286,28 @@ void md_status(const CalibrationRun& run, std::ostringstream& md) {
   md << ".\n\n";
 }
 
+// How the residual trees were fitted, and where the figures without them are.
+void md_residual_trees(const CalibrationRun& run, std::ostringstream& md) {
+  if (run.residual.size() == 0) {
+    md << "No residual trees (--residual-rounds 0): the simulator's makespans are the model's.\n\n";
+    return;
+  }
+  const ResidualFitOptions defaults;
+  std::string features;
+  for (const char* f : residual_feature_names())
+    features += (features.empty() ? "" : ", ") + std::string(f);
+  md << "**Residual trees.** After the kept variant's parameters, " << run.residual.size()
+     << " boosted regression trees (" << run.residual.nodes()
+     << " nodes; XGBoost `hist`, squared error, learning rate " << defaults.learning_rate << ", "
+     << defaults.max_leaves << " leaves, at least " << defaults.min_rows
+     << " rows a leaf) were fitted to ln(measured / simulated) of the training rows over the "
+        "plan's features ("
+     << features
+     << "); the model file carries them and the simulator multiplies every makespan by e^(sum "
+        "of the trees). The `simulator, physics only` columns are the same simulator without "
+        "them; the cross-SM check fits its own trees on the full-GPU training rows only.\n\n";
+}
+
 void md_errors_and_decisions(const CalibrationRun& run, std::ostringstream& md) {
   md << "## Held-out error (%)\n\n"
      << error_table(run.cases, run.preds, breakdown(run.cases, run.split.held, run.preset.sms))
@@ -343,6 +365,7 @@ void md_terms(const CalibrationRun& run, std::ostringstream& md) {
        << (v == 0 ? "**kept**" : "") << " |\n";
   }
   md << "\n";
+  md_residual_trees(run, md);
 }
 
 void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
