@@ -273,19 +273,30 @@ ResidualTrees fit_residual(const CalibrationRun& run, const std::vector<double>&
     x.push_back(all[i]);
     y.push_back(std::log(run.cases[i].m->median_us / pred[i]));
   }
-  ResidualFitOptions fo;
-  fo.rounds = run.opt->residual_rounds;
-  return fit_residual_trees(x, y, fo).trees;
+  return fit_residual_trees(x, y, run.opt->residual).trees;
 }
 
-// `physics` (the simulator without residual trees) corrected by `trees`: the last predictor of
-// `preds` becomes the physics-only one, preds[0] the corrected one.
-void apply_residual(const CalibrationRun& run, const ResidualTrees& trees,
-                    std::vector<Predictor>& preds) {
+// `pred` times the factor `trees` give each case.
+std::vector<double> corrected(const CalibrationRun& run, const ResidualTrees& trees,
+                              std::vector<double> pred) {
   const std::vector<ResidualFeatures> x = case_features(run.cases);
-  Predictor physics{"simulator, physics only", preds[0].pred};
-  for (size_t i = 0; i < x.size(); ++i) preds[0].pred[i] *= std::exp(trees.log_factor(x[i]));
-  preds.push_back(std::move(physics));
+  for (size_t i = 0; i < x.size(); ++i) pred[i] *= std::exp(trees.log_factor(x[i]));
+  return pred;
+}
+
+// Residual trees fitted on `rows` for the simulator (preds[0], corrected in place; its trees go to
+// `kept`, the uncorrected one is appended as "physics only") and, so that the comparison stays
+// fair, for each fitted baseline (preds[1..baselines], appended "+ residual trees").
+void add_residual_trees(const CalibrationRun& run, std::vector<Predictor>& preds,
+                        const IndexSet& rows, size_t baselines, ResidualTrees& kept) {
+  const std::vector<Predictor> plain = preds;
+  kept = fit_residual(run, plain[0].pred, rows);
+  preds[0].pred = corrected(run, kept, plain[0].pred);
+  preds.push_back({"simulator, physics only", plain[0].pred});
+  for (size_t b = 1; b <= baselines; ++b) {
+    const ResidualTrees trees = fit_residual(run, plain[b].pred, rows);
+    preds.push_back({plain[b].name + " + residual trees", corrected(run, trees, plain[b].pred)});
+  }
 }
 
 // Main fit: the kept term variant and the baselines on the training split at every SM count.
@@ -303,10 +314,9 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
       {"A.1 per-CTA", predict_baseline(run.a1, run.cases, preset, &a1_features_fn)},
       {"roofline + waves", predict_baseline(run.rw, run.cases, preset, &roofline_wave_features)},
       {"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, run.cases)}};
-  if (run.opt->residual_rounds > 0) {
+  if (run.opt->residual.rounds > 0) {
     report_stage(run, "residual trees");
-    run.residual = fit_residual(run, run.preds[0].pred, run.split.train);
-    apply_residual(run, run.residual, run.preds);
+    add_residual_trees(run, run.preds, run.split.train, kFittedBaselines, run.residual);
   }
 }
 
@@ -358,9 +368,8 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
        simulate_model("calibrated", x.fit.params, preset, run.cases)},
       {"A.1 per-CTA", predict_baseline(a1, run.cases, preset, &a1_features_fn)},
       {"roofline + waves", predict_baseline(rw, run.cases, preset, &roofline_wave_features)}};
-  if (run.opt->residual_rounds > 0) {
-    x.residual = fit_residual(run, x.preds[0].pred, x.train_full);
-    apply_residual(run, x.residual, x.preds);
+  if (run.opt->residual.rounds > 0) {
+    add_residual_trees(run, x.preds, x.train_full, kFittedBaselines, x.residual);
   }
 }
 

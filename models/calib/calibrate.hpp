@@ -31,8 +31,8 @@ struct CalibrateOptions {
   double holdout = 0.25;
   uint64_t seed = 1;
   int max_evaluations = 40;
-  // Boosting rounds of the residual trees fitted after the model's parameters (0: none).
-  int residual_rounds = ResidualFitOptions{}.rounds;
+  // The residual trees fitted after the model's parameters (rounds 0: none).
+  ResidualFitOptions residual;
   // Term variants to fit, by tag ("r12"); empty = every variant of the list.
   std::vector<std::string> variants;
   // JSON file of finished fits (optional): saved as each fit ends, loaded by a rerun of the same

@@ -23,6 +23,11 @@ namespace lw {
 using IndexSet = std::vector<size_t>;
 using LabelledRows = std::vector<std::pair<std::string, IndexSet>>;
 
+// Predictor lists: the simulator first, then the fitted baselines (A.1, roofline + waves); with
+// residual trees, after the others: the simulator without them ("physics only"), then each fitted
+// baseline with its own trees.
+constexpr size_t kFittedBaselines = 2;
+
 struct Predictor {
   std::string name;
   std::vector<double> pred;  // one makespan (us) per case
@@ -49,7 +54,7 @@ struct TermChoice {
 struct CrossCheck {
   IndexSet train_full, partitions, partitions_held;
   FitResult fit;
-  ResidualTrees residual;        // fitted on train_full's rows (none when residual_rounds = 0)
+  ResidualTrees residual;        // fitted on train_full's rows (none when residual.rounds = 0)
   std::vector<Predictor> preds;  // empty when there are no full-GPU rows or no partitions
 };
 

@@ -105,13 +105,24 @@ ResidualTrees convert(const nlohmann::json& j) {
 
 }  // namespace
 
+void check_residual_options(const ResidualFitOptions& o, bool zero_rounds_ok) {
+  if (o.rounds < (zero_rounds_ok ? 0 : 1)) {
+    throw std::invalid_argument(std::string("--residual-rounds must be >= ") +
+                                (zero_rounds_ok ? "0" : "1"));
+  }
+  if (o.max_leaves < 2) throw std::invalid_argument("--residual-leaves must be >= 2");
+  if (!(o.learning_rate > 0 && o.learning_rate <= 1)) {
+    throw std::invalid_argument("--residual-learning-rate must be in (0, 1]");
+  }
+  if (!(o.min_rows >= 0 && std::isfinite(o.min_rows))) {
+    throw std::invalid_argument("--residual-min-rows must be a finite number >= 0");
+  }
+}
+
 ResidualFit fit_residual_trees(const std::vector<ResidualFeatures>& x, const std::vector<double>& y,
                                const ResidualFitOptions& options) {
   check_input(x, y);
-  if (options.rounds < 1 || options.max_leaves < 2 || !(options.learning_rate > 0) ||
-      !(options.min_rows >= 0)) {
-    throw std::invalid_argument("residual trees: bad fit options");
-  }
+  check_residual_options(options);
   const DMatrix train = training_matrix(x, y);
   const double base = std::accumulate(y.begin(), y.end(), 0.0) / static_cast<double>(y.size());
   const Booster booster = configured_booster(train.get(), options, base);

@@ -16,6 +16,10 @@ struct ResidualFitOptions {
   double min_rows = 20;         // fewest training rows in a leaf (the squared loss's hessian sum)
 };
 
+// Throws std::invalid_argument, one line naming the calibrate option, unless rounds >= 1 (>= 0
+// when `zero_rounds_ok`: no trees), max_leaves >= 2, learning_rate in (0, 1] and min_rows >= 0.
+void check_residual_options(const ResidualFitOptions& o, bool zero_rounds_ok = false);
+
 struct ResidualFit {
   ResidualTrees trees;
   std::vector<double> trainer_predictions;  // XGBoost's own prediction for each training row

@@ -47,6 +47,7 @@ std::string utc_now() {
 }  // namespace
 
 int cmd_calibrate(int argc, char** argv) {
+  const ResidualFitOptions kResidual;  // the defaults
   po::options_description desc("lastwave calibrate");
   desc.add_options()("help,h", "show this help")(
       "measurements", po::value<std::vector<std::string>>()->multitoken()->required(),
@@ -69,8 +70,14 @@ int cmd_calibrate(int argc, char** argv) {
       "fitted calibrated model file whose parameters start the fit (default: trace-derived)")(
       "max-evaluations", po::value<int>()->default_value(40),
       "Levenberg-Marquardt function evaluations per fit")(
-      "residual-rounds", po::value<int>()->default_value(lw::ResidualFitOptions{}.rounds),
+      "residual-rounds", po::value<int>()->default_value(kResidual.rounds),
       "boosting rounds of the residual trees fitted after the parameters (0: none)")(
+      "residual-leaves", po::value<int>()->default_value(kResidual.max_leaves),
+      "leaves per residual tree")("residual-learning-rate",
+                                  po::value<double>()->default_value(kResidual.learning_rate),
+                                  "shrinkage of each residual tree")(
+      "residual-min-rows", po::value<double>()->default_value(kResidual.min_rows),
+      "fewest training rows in a residual tree's leaf")(
       "variants", po::value<std::string>(),
       "comma list of the term variants to fit, by tag (e.g. r12; default: every variant)")(
       "checkpoint", po::value<std::string>(),
@@ -101,8 +108,11 @@ int cmd_calibrate(int argc, char** argv) {
   opt.holdout = vm["holdout"].as<double>();
   opt.seed = vm["seed"].as<uint64_t>();
   opt.max_evaluations = vm["max-evaluations"].as<int>();
-  opt.residual_rounds = vm["residual-rounds"].as<int>();
-  if (opt.residual_rounds < 0) throw std::invalid_argument("--residual-rounds must be >= 0");
+  opt.residual.rounds = vm["residual-rounds"].as<int>();
+  opt.residual.max_leaves = vm["residual-leaves"].as<int>();
+  opt.residual.learning_rate = vm["residual-learning-rate"].as<double>();
+  opt.residual.min_rows = vm["residual-min-rows"].as<double>();
+  check_residual_options(opt.residual, true);
   if (vm.count("variants"))
     opt.variants = split_commas(vm["variants"].as<std::string>(), "variant tag");
   opt.cross_first = vm.count("cross-first") > 0;

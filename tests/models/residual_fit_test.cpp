@@ -89,7 +89,10 @@ TEST_CASE("bad input is refused in one line") {
   x[1][kK] = 1;
   lw::ResidualFitOptions o;
   o.rounds = 0;
-  CHECK(error_of([&] {
-          lw::fit_residual_trees(x, {0.1, 0.2, 0.3}, o);
-        }) == "residual trees: bad fit options");
+  const std::vector<double> y = {0.1, 0.2, 0.3};
+  CHECK(error_of([&] { lw::fit_residual_trees(x, y, o); }) == "--residual-rounds must be >= 1");
+  o.rounds = 10;
+  o.learning_rate = 0;
+  CHECK(error_of([&] { lw::fit_residual_trees(x, y, o); }) ==
+        "--residual-learning-rate must be in (0, 1]");
 }

@@ -1,0 +1,103 @@
+// calibrate's residual trees: the model file carries them, and the simulator built from that file
+// predicts exactly what calibrate reported (the corrected column); the baselines get trees of
+// their own; --residual-rounds 0 writes none.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "models/calib/calibrate.hpp"
+#include "models/calib/cases.hpp"
+#include "models/calib/measurements.hpp"
+#include "sim/util/atomic_file.hpp"
+#include "tests/models/synthetic.hpp"
+
+namespace lw {
+
+namespace {
+
+CalibrateOptions small_run(const std::string& dir) {
+  testing::SyntheticSpec spec;
+  spec.shapes = testing::shape_grid(512, 4096, 3);
+  spec.schedules = {"dp", "splitk:2", "streamk"};
+  spec.sms = {132, 64};
+  const std::string csv = dir + "/good.csv";
+  write_file_atomically(csv, testing::synthetic_csv(spec));
+  CalibrateOptions opt;
+  opt.measurements = {csv};
+  opt.max_evaluations = 2;
+  opt.holdout = 0.3;
+  opt.variants = {"r12"};
+  opt.residual.rounds = 40;
+  opt.residual.min_rows = 2;
+  return opt;
+}
+
+// Column `name` of every data row of the residuals CSV (comment lines skipped).
+std::vector<std::string> csv_column(const std::string& csv, const std::string& name) {
+  std::istringstream in(csv);
+  std::string line;
+  std::vector<std::string> out;
+  int col = -1;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+    if (col < 0) {
+      for (size_t i = 0; i < cells.size(); ++i) col = cells[i] == name ? int(i) : col;
+      REQUIRE(col >= 0);
+      continue;
+    }
+    out.push_back(cells.at(static_cast<size_t>(col)));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the model file's residual trees reproduce calibrate's corrected predictions") {
+  const std::string dir = testing::temp_dir("calibrate_residual");
+  const CalibrateOptions opt = small_run(dir);
+  const CalibrationResult r = run_calibration(opt);
+  REQUIRE(r.model_file.contains("residual_trees"));
+  CHECK(r.model_file["residual_fit"]["trees"] == 40);
+  CHECK(r.report.find("A.1 per-CTA + residual trees") != std::string::npos);
+  CHECK(r.report.find("simulator, physics only") != std::string::npos);
+  write_calibration(r, dir + "/model.json", "", dir + "/res.csv");
+  const GpuSpec h200 = gpu_preset("h200");
+  const auto ms = read_all_measurements({opt.measurements[0]});
+  const auto cases = build_cases(ms, TileShape{}, h200.ctas_per_sm);
+  std::vector<double> from_file;
+  for (int64_t sms : {132, 64}) {
+    const GpuSpec gpu = sms == 132 ? h200 : gpu_with_sms(sms, &h200);
+    const auto model = make_model_from_file(dir + "/model.json", {}, gpu);
+    REQUIRE(model->residual_trees() != nullptr);
+    std::vector<FitCase> some;
+    for (const auto& c : cases) {
+      if (c.m->sms == sms) some.push_back(c);
+    }
+    const auto pred = simulate_cases(*model, some);
+    from_file.insert(from_file.end(), pred.begin(), pred.end());
+  }
+  // The residuals CSV lists the rows in measurement order: 132-SM rows precede 64-SM rows in the
+  // synthetic file as they do here.
+  const auto reported = csv_column(r.residuals, "pred0_us");
+  REQUIRE(reported.size() == from_file.size());
+  for (size_t i = 0; i < reported.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::stod(reported[i]) == doctest::Approx(from_file[i]).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("--residual-rounds 0 fits no trees") {
+  const std::string dir = testing::temp_dir("calibrate_no_residual");
+  CalibrateOptions opt = small_run(dir);
+  opt.residual.rounds = 0;
+  const CalibrationResult r = run_calibration(opt);
+  CHECK_FALSE(r.model_file.contains("residual_trees"));
+  CHECK(r.report.find("physics only") == std::string::npos);
+}
+
+}  // namespace lw
