@@ -74,7 +74,9 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
     for (const double factor : kProbeFactors) {
       ParamValues probe = f.params;
       probe[param] *= factor;
-      const auto model = make_model(f.model, probe, gpu);
+      // The file's model as predict built it (fitted tile, clusters, residual trees), but for
+      // the probed parameter.
+      const auto model = make_model_from_file(user_path(name), probe, gpu);
       PredictSetup s = setup;
       s.model = model.get();
       const auto moved = predict_all(shapes, schedules, s);

@@ -56,6 +56,25 @@ if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
   echo "FAIL: undetermined-parameter model: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
   failures=$((failures + 1))
 fi
+# The same model with residual trees (one leaf: every makespan x e^0.5): the probe of the
+# undetermined parameter keeps the trees, so the aligned K is still accepted, the misaligned refused.
+printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"],%s}\n' \
+  '"residual_trees":{"base":0.5,"features":["m","n","k","tile_m","tile_n","cluster_ctas","k_align","n_align","sms","cta_tiles","k_tiles","grid_ctas","waves","wave_fraction","split_mode","splits","split_tiles","split_units","dp_tiles","separate_reduction"],"trees":[]}' \
+  >"$tmp/undetermined-trees.json"
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule dp \
+  --model "$tmp/undetermined-trees.json" >/dev/null 2>&1
+rc=$?
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
+  --model "$tmp/undetermined-trees.json" >/dev/null 2>&1
+rc_bad=$?
+if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
+  echo "FAIL: undetermined parameter + residual trees: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
+  failures=$((failures + 1))
+fi
+printf '{"model":"calibrated","params":{},"residual_trees":{"base":0.5,"features":["m"],"trees":[]}}\n' \
+  >"$tmp/trees-bad-features.json"
+expect_error "was fitted on other features" predict --gpu h200 --m 128 --n 128 --k 128 \
+  --model "$tmp/trees-bad-features.json"
 expect_error "no parameter 'bogus'" predict --gpu h200 --m 128 --n 128 --k 128 --param bogus=1
 expect_error "unknown --format" predict --gpu h200 --m 128 --n 128 --k 128 --format xml
 expect_error "give --gpu NAME or --sms N" predict --m 128 --n 128 --k 128

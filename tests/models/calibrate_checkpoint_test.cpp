@@ -19,14 +19,8 @@ namespace lw {
 namespace {
 
 CalibrateOptions small_run(const std::string& dir) {
-  testing::SyntheticSpec spec;
-  spec.shapes = testing::shape_grid(512, 4096, 3);
-  spec.schedules = {"dp", "splitk:2", "streamk"};
-  spec.sms = {132, 64};
-  const std::string csv = dir + "/good.csv";
-  write_file_atomically(csv, testing::synthetic_csv(spec));
   CalibrateOptions opt;
-  opt.measurements = {csv};
+  opt.measurements = {testing::small_synthetic_csv(dir)};
   opt.max_evaluations = 3;
   opt.holdout = 0.3;
   opt.variants = {"r11"};

@@ -9,6 +9,7 @@
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/gpu/simulator.hpp"
+#include "sim/util/atomic_file.hpp"
 
 namespace lw::testing {
 
@@ -63,6 +64,16 @@ std::string synthetic_csv(const SyntheticSpec& spec) {
       }
     }
   }
+  return csv;
+}
+
+std::string small_synthetic_csv(const std::string& dir) {
+  SyntheticSpec spec;
+  spec.shapes = shape_grid(512, 4096, 3);
+  spec.schedules = {"dp", "splitk:2", "streamk"};
+  spec.sms = {132, 64};
+  const std::string csv = dir + "/good.csv";
+  write_file_atomically(csv, synthetic_csv(spec));
   return csv;
 }
 

@@ -25,6 +25,10 @@ std::vector<Problem> shape_grid(int64_t lo, int64_t hi, int steps);
 // CSV text with the bench's header; makespans from simulating `spec` on the h200 preset.
 std::string synthetic_csv(const SyntheticSpec& spec);
 
+// A small calibration input: 27 shapes (512-4096) x dp, splitk:2, streamk at 132 and 64 SMs under
+// the default calibrated parameters, written to DIR/good.csv; returns the path.
+std::string small_synthetic_csv(const std::string& dir);
+
 // A unique empty directory under TEST_TMPDIR (or /tmp).
 std::string temp_dir(const std::string& name);
 

@@ -206,3 +206,25 @@ TEST_CASE("choose_best equals an exhaustive search") {
     exhaustive_check(*model);
   }
 }
+
+// With residual trees the factor differs per plan (split plans x e^-1, so that a split-K plan
+// physically slower than the best found can still win; short k loops x e^-0.1, long ones
+// x e^0.15): the cut-off and the split-K lower bound compare scaled times, so the search stays
+// exact.
+TEST_CASE("choose_best equals an exhaustive search under residual trees") {
+  const auto model = lw::make_model("calibrated", {}, lw::gpu_preset("h200"));
+  const auto at = [](const char* name) {
+    const auto& names = lw::residual_feature_names();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (std::string(names[i]) == name) return static_cast<int32_t>(i);
+    }
+    return int32_t{-1};
+  };
+  const lw::ResidualTree split{
+      {at("split_mode"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {0.5f, 0, 0}, {0, 0.0, -1.0}};
+  const lw::ResidualTree loop{
+      {at("k_tiles"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {100.0f, 0, 0}, {0, -0.1, 0.15}};
+  model->set_residual_trees(
+      std::make_shared<const lw::ResidualTrees>(0.0, std::vector{split, loop}));
+  exhaustive_check(*model);
+}
