@@ -104,14 +104,14 @@ std::string fmt(const char* f, double v) {
 std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
   std::ostringstream o;
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
-       "efficiency"
+       "efficiency,makespan_factor"
     << (physical ? ",makespan_us" : "") << ",tile,cluster\n";
   for (const auto& r : rows) {
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
       << ',' << r.sk_units << ',' << r.grid << ','
       << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
-      << (r.deadlock ? "0" : fmt("%.4f", r.efficiency));
+      << (r.deadlock ? "0" : fmt("%.4f", r.efficiency)) << ',' << fmt("%.6f", r.makespan_factor);
     if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
     o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster) << "\n";
   }
@@ -135,6 +135,7 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
                         {"makespan", r.makespan},
                         {"ideal", r.ideal},
                         {"efficiency", r.efficiency},
+                        {"makespan_factor", r.makespan_factor},
                         {"time_unit", unit},
                         {"deadlock", r.deadlock},
                         {"tile", tile_text(r.tile)},

@@ -20,6 +20,9 @@ struct PredictRow : PlanSummary {
   TileShape tile;        // the tile simulated (best: the winning one)
   ClusterShape cluster;  // the cluster (best: the winning one; the simulator models 1x1)
   double makespan = 0;
+  // The model's factor on the simulated makespan (its residual trees; 1 without): makespan is the
+  // simulated time times it, a trace of the run ends at makespan / makespan_factor.
+  double makespan_factor = 1;
   double ideal = 0;
   double efficiency = 0;
   bool deadlock = false;

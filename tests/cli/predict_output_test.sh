@@ -8,16 +8,24 @@ trap 'rm -rf "$tmp"' EXIT
 
 csv=$("$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp,streamk,cutlass-seed,best --format csv)
 header=$(head -1 <<<"$csv")
-for col in m n k sms schedule choice tiles iters_per_tile sk_tiles sk_units makespan ideal efficiency tile cluster; do
+for col in m n k sms schedule choice tiles iters_per_tile sk_tiles sk_units makespan ideal efficiency tile cluster makespan_factor; do
   grep -q "\(^\|,\)$col\(,\|$\)" <<<"$header" || { echo "missing column $col"; exit 1; }
 done
 # Seed numbers: dp 132, streamk 78; the seed heuristic picks StreamK with 144 tiles on 132 units.
-grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,132.0000,72.0000,0.5455,128x128x64,1x1$' <<<"$csv"
+grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,132.0000,72.0000,0.5455,1.000000,128x128x64,1x1$' <<<"$csv"
 grep -q '^1536,1536,4096,132,streamk,StreamK,144,64,144,132,132,78.0000,' <<<"$csv"
 grep -q '^1536,1536,4096,132,cutlass-seed,StreamK,144,64,144,132,' <<<"$csv"
 # best is never slower than any single schedule listed with it.
 best=$(grep ',best,' <<<"$csv" | cut -d, -f12)
 awk -v b="$best" 'BEGIN { exit !(b <= 78.0) }'
+
+# A model file with residual trees (base 0.05; K >= 512 and SMs >= 100: leaf 0.3) reports its factor
+# e^0.35 = 1.419068 beside the makespan, in CSV and JSON.
+printf '{"model":"unit","params":{},"residual_trees":{"base":0.05,"features":["m","n","k","tile_m","tile_n","cluster_ctas","k_align","n_align","sms","cta_tiles","k_tiles","grid_ctas","waves","wave_fraction","split_mode","splits","split_tiles","split_units","dp_tiles","separate_reduction"],"trees":[{"feature":[2,-1,8,-1,-1],"left":[1,-1,3,-1,-1],"right":[2,-1,4,-1,-1],"threshold":[512,0,100,0,0],"value":[0,0.1,0,-0.2,0.3]}]}}\n' >"$tmp/trees.json"
+trees=$("$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/trees.json" --format csv)
+grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,187.3169,72.0000,0.3844,1.419068,128x128x64,1x1$' <<<"$trees"
+"$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/trees.json" \
+  --format json | grep -q '"makespan_factor": 1.4190675'
 
 # A Stream-K grid larger than the resident CTAs deadlocks; it is reported, not hung.
 out=$("$lastwave" predict --sms 1 --m 256 --n 128 --k 640 --schedule streamk:3)
