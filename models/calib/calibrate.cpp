@@ -265,12 +265,11 @@ std::vector<ResidualFeatures> case_features(const std::vector<FitCase>& cases) {
 // Residual trees fitted to ln(measured / simulated) of `rows` (those with a finite prediction).
 ResidualTrees fit_residual(const CalibrationRun& run, const std::vector<double>& pred,
                            const IndexSet& rows) {
-  const std::vector<ResidualFeatures> all = case_features(run.cases);
   std::vector<ResidualFeatures> x;
   std::vector<double> y;
   for (size_t i : rows) {
     if (!(std::isfinite(pred[i]) && pred[i] > 0)) continue;
-    x.push_back(all[i]);
+    x.push_back(run.features[i]);
     y.push_back(std::log(run.cases[i].m->median_us / pred[i]));
   }
   return fit_residual_trees(x, y, run.opt->residual).trees;
@@ -279,8 +278,7 @@ ResidualTrees fit_residual(const CalibrationRun& run, const std::vector<double>&
 // `pred` times the factor `trees` give each case.
 std::vector<double> corrected(const CalibrationRun& run, const ResidualTrees& trees,
                               std::vector<double> pred) {
-  const std::vector<ResidualFeatures> x = case_features(run.cases);
-  for (size_t i = 0; i < x.size(); ++i) pred[i] *= std::exp(trees.log_factor(x[i]));
+  for (size_t i = 0; i < pred.size(); ++i) pred[i] *= std::exp(trees.log_factor(run.features[i]));
   return pred;
 }
 
@@ -405,6 +403,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   if (!opt.checkpoint.empty()) run.checkpoint = FitCheckpoint(opt.checkpoint, run_key(opt));
   load_inputs(run);
   split_cases(run);
+  run.features = case_features(run.cases);
   run.start = start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}), opt.tile);
   run.start["ktile_fixed_us"] = kKtileFixedStartUs;   // declared default 0: the term off
   run.start["l2_reuse_mib"] = kL2ReuseStartMib;       // likewise

@@ -62,7 +62,7 @@ const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
   SimOptions scaled = options;
   scaled.cutoff = options.cutoff / factor;
   reset(plan, model, scaled);
-  makespan_factor_ = factor;
+  result_.makespan_factor = factor;
   try {
     launch(0, 0.0);
     run_events();
@@ -184,7 +184,7 @@ void Simulator::run_events() {
 void Simulator::finish_result() {
   const Plan& plan = *plan_;
   const CostModel& model = *model_;
-  result_.makespan = now_ * makespan_factor_;  // the simulated time, corrected
+  result_.makespan = now_ * result_.makespan_factor;  // the simulated time, corrected
   if (!result_.cut_off &&
       (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction))) {
     report_deadlock();

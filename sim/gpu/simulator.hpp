@@ -42,6 +42,8 @@ struct SimResult {
   double makespan = 0;
   double ideal = 0;       // total work of the tiles (MAC + epilogue) / SMs
   double efficiency = 0;  // ideal / makespan
+  // CostModel::makespan_factor of the run: makespan is the simulated time times it.
+  double makespan_factor = 1;
   std::vector<SmStats> sm_stats;
   std::vector<SegmentRecord> timeline;  // filled when SimOptions::record_timeline
   bool deadlock = false;
@@ -175,7 +177,6 @@ class Simulator {
   int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
   double now_ = 0;
-  double makespan_factor_ = 1;  // CostModel::makespan_factor of this run
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
   // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-queue

@@ -25,7 +25,7 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
   row.tile = tile;
   row.cluster = cluster;
   row.makespan = r.makespan;
-  row.makespan_factor = setup.model->makespan_factor(p, simulated_sms(opt));
+  row.makespan_factor = r.makespan_factor;
   row.ideal = r.ideal;
   row.efficiency = r.efficiency;
   row.deadlock = r.deadlock;
