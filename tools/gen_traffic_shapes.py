@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes the traffic-like shape sets of issue 8 into configs/shapes/ (fixed seed, reproducible):
 traffic-{train,validation,test,heldout-chooser}.csv (pairwise disjoint) and traffic-partitions.csv
-(the train/validation shapes also measured at 96/64/32/16 SMs). Usage: tools/gen_traffic_shapes.py [DIR]"""
+(the train/validation shapes also measured at 96/64/32/16 SMs and at the SM levels of
+UNSEEN_SMS_LEVELS) and traffic-test-partitions.csv (test shapes measured only at SM counts that no
+training row has). Usage: tools/gen_traffic_shapes.py [DIR]"""
 import math
 import random
 import sys
@@ -17,6 +19,7 @@ PARTITION_MAX_FLOP = 3.0e11  # partition shapes run on as few as 16 SMs: smaller
 # (set name, random shapes, LLM projection shapes); train + validation >= 400, test >= 150.
 SETS = [("train", 180, 120), ("validation", 80, 50), ("test", 100, 60), ("heldout-chooser", 130, 80)]
 PARTITION_COUNTS = {"train": 76, "validation": 32}  # >= 100 shapes at 96/64/32/16 SMs
+TEST_PARTITION_COUNT = 32  # test shapes at the SM counts no training row has (cuda/bench/sm_levels_campaign.sh)
 
 # (model, hidden, projection (out features, in features) list) from the models' configs.
 LLM_PROJECTIONS = [
@@ -116,6 +119,9 @@ def main() -> None:
         partitions += small[:count]
     write(out_dir / "traffic-partitions.csv",
           "train/validation shapes also measured at 96, 64, 32, 16 SMs", partitions)
+    small_test = [s for s in sets["test"] if flop(s) <= PARTITION_MAX_FLOP]
+    write(out_dir / "traffic-test-partitions.csv",
+          "test shapes measured only at SM counts no training row has", small_test[:TEST_PARTITION_COUNT])
 
 
 if __name__ == "__main__":

@@ -7,7 +7,10 @@
 #      tiles everywhere), CHUNK (20 shapes per lastwave-bench call), REPS (10), WARMUP (2),
 #      TILES (comma list; default: kKernelTiles of sim/decomp/kernel_configs.hpp), PLAN_ONLY=1,
 #      CLUSTERS (132-SM runs; default 1x1,2x1; partitions run 1x1), DEADLINE_S (no call starts
-#      after it; default 500, so one device command returns with whole chunks).
+#      after it; default 500, so one device command returns with whole chunks), SETS (132-SM
+#      shape sets; default "train validation test"), PARTITIONS (space-separated NAME@SMS: shapes
+#      file configs/shapes/traffic-NAME.csv at those SM counts; default partitions@96,64,32,16),
+#      TRACE_SHAPES (8; 0 = no traces).
 set -uo pipefail
 BIN=$1
 OUT=$2
@@ -15,8 +18,8 @@ B="$BIN/lastwave-bench"
 SHAPES=configs/shapes
 DECOMPS=dp,splitk:2,splitk:4,streamk,cutlass,two-tile
 TRACE_DECOMPS=dp,splitk:2,streamk,cutlass
-PARTITION_SMS=96,64,32,16
-SETS="train validation test"  # heldout-chooser: cuda/bench/kernel_campaign.sh (the chooser check)
+SETS=${SETS-train validation test}  # heldout-chooser: cuda/bench/kernel_campaign.sh (the chooser check)
+PARTITIONS=${PARTITIONS:-partitions@96,64,32,16}
 TILE_GROUPS=${TILE_GROUPS:-3}
 CLUSTERS=${CLUSTERS:-1x1,2x1}
 DEADLINE_S=${DEADLINE_S:-500}
@@ -67,10 +70,15 @@ plan() {
       i=$((i + 1))
     done
   done
-  i=0
-  for f in $(make_chunks "$SHAPES/traffic-partitions.csv" partitions); do
-    echo "$OUT/partitions/sms${PARTITION_SMS//,/-}-$(basename "$f")|$PARTITION_SMS|$(partition_tiles_of_chunk $i)|$f|1x1"
-    i=$((i + 1))
+  local item name sms
+  for item in $PARTITIONS; do
+    name=${item%@*}
+    sms=${item#*@}
+    i=0
+    for f in $(make_chunks "$SHAPES/traffic-$name.csv" "$name"); do
+      echo "$OUT/$name/sms${sms//,/-}-$(basename "$f")|$sms|$(partition_tiles_of_chunk $i)|$f|1x1"
+      i=$((i + 1))
+    done
   done
 }
 
@@ -121,12 +129,12 @@ done <<<"$PLAN"
 
 trace_shapes="$OUT/chunks/traces.csv"
 { echo m,n,k; grep '^[0-9]' "$SHAPES/traffic-train.csv" | head -n "$TRACE_SHAPES"; } >"$trace_shapes"
-if [[ ! -s $OUT/traces/traces.csv ]]; then
+if ((TRACE_SHAPES > 0)) && [[ ! -s $OUT/traces/traces.csv ]]; then
   "$B" --shapes "$trace_shapes" --decomposition $TRACE_DECOMPS --tile $ANCHOR --reps 3 \
     --out "$OUT/traces/traces.csv" --trace "$OUT/traces/h200.json" >>"$OUT/campaign-log.txt" 2>&1 ||
     status=1
   echo "[$((SECONDS - start)) s] traces done" >&2
 fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv >>"$OUT/campaign-log.txt" 2>&1
-echo "traffic campaign finished, status $status; rows in $OUT/{train,validation,test,heldout-chooser,partitions}" >&2
+echo "traffic campaign finished, status $status; rows in $OUT/{${SETS// /,},${PARTITIONS// /,}} (NAME@SMS: NAME)" >&2
 exit $status
