@@ -91,15 +91,21 @@ std::set<int64_t> sm_counts(const std::vector<FitCase>& cases, const IndexSet& i
   return sms;
 }
 
-// One row per SM count found in `idx`.
-void add_rows_per_sms(const std::vector<FitCase>& cases, const IndexSet& idx, LabelledRows* rows) {
+// One row per SM count found in `idx`; a count outside `trained` (when given) is marked so.
+void add_rows_per_sms(const std::vector<FitCase>& cases, const IndexSet& idx, LabelledRows* rows,
+                      const std::set<int64_t>* trained = nullptr) {
   for (const int64_t n : sm_counts(cases, idx)) {
-    rows->emplace_back("SMs = " + std::to_string(n),
+    const bool unseen = trained != nullptr && trained->count(n) == 0;
+    rows->emplace_back("SMs = " + std::to_string(n) + (unseen ? " (no training row)" : ""),
                        select(cases, idx, [&](const Measurement& m) { return m.sms == n; }));
   }
 }
 
-LabelledRows breakdown(const std::vector<FitCase>& cases, const IndexSet& idx, int64_t full_sms) {
+// `idx` by SM count, decomposition, cluster and tile; SM counts without training rows marked.
+LabelledRows breakdown(const CalibrationRun& run, const IndexSet& idx) {
+  const std::vector<FitCase>& cases = run.cases;
+  const int64_t full_sms = run.preset.sms;
+  const std::set<int64_t> trained = sm_counts(cases, run.split.train);
   LabelledRows rows;
   rows.emplace_back("all", idx);
   rows.emplace_back(std::to_string(full_sms) + " SMs",
@@ -110,7 +116,7 @@ LabelledRows breakdown(const std::vector<FitCase>& cases, const IndexSet& idx, i
     rows.emplace_back("decomposition " + s,
                       select(cases, idx, [&](const Measurement& m) { return m.schedule == s; }));
   }
-  add_rows_per_sms(cases, idx, &rows);
+  add_rows_per_sms(cases, idx, &rows, &trained);
   // Per cluster, then per tile x cluster.
   const auto cluster_of = [&](size_t i) { return cluster_text(cases[i].plan.cluster); };
   std::set<std::string> clusters;
@@ -320,7 +326,7 @@ void md_residual_trees(const CalibrationRun& run, std::ostringstream& md) {
 
 void md_errors_and_decisions(const CalibrationRun& run, std::ostringstream& md) {
   md << "## Held-out error (%)\n\n"
-     << error_table(run.cases, run.preds, breakdown(run.cases, run.split.held, run.preset.sms))
+     << error_table(run.cases, run.preds, breakdown(run, run.split.held))
      << "\nBaselines are fitted to the same training split by weighted least squares on relative "
         "error, fed what the calibrated model knows (k-tiles weighted by the tile's MACs, "
         "K % 64 != 0 misaligned rows, clusters of more than one CTA: baselines.hpp); "
@@ -357,8 +363,7 @@ void md_test(const CalibrationRun& run, std::ostringstream& md) {
     return;
   }
   md << "Fitted model and baselines as fitted above, on the test rows; figures as they came.\n\n"
-     << error_table(run.cases, run.preds, breakdown(run.cases, run.split.test, run.preset.sms))
-     << "\n"
+     << error_table(run.cases, run.preds, breakdown(run, run.split.test)) << "\n"
      << decision_table(run.cases, run.preds, run.split.test, "cutlass") << "\n";
 }
 

@@ -94,4 +94,25 @@ TEST_CASE("--residual-rounds 0 fits no trees") {
   CHECK(r.report.find("physics only") == std::string::npos);
 }
 
+TEST_CASE("the report marks the SM counts that no training row has") {
+  const std::string dir = testing::temp_dir("calibrate_unseen_sms");
+  testing::SyntheticSpec spec;
+  spec.schedules = {"dp", "splitk:2"};
+  spec.shapes = testing::shape_grid(512, 4096, 3);
+  spec.sms = {132, 64};
+  const std::string train = dir + "/train.csv";
+  write_file_atomically(train, testing::synthetic_csv(spec));
+  spec.shapes = testing::shape_grid(600, 3000, 2);
+  spec.sms = {132, 96};
+  const std::string validation = dir + "/validation.csv";
+  write_file_atomically(validation, testing::synthetic_csv(spec));
+  CalibrateOptions opt = small_run(dir);
+  opt.measurements = {train};
+  opt.validation = {validation};
+  const std::string report = run_calibration(opt).report;
+  CHECK(report.find("| SMs = 96 (no training row) |") != std::string::npos);
+  CHECK(report.find("| SMs = 132 |") != std::string::npos);
+  CHECK(report.find("SMs = 132 (no training row)") == std::string::npos);
+}
+
 }  // namespace lw
