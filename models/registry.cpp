@@ -146,6 +146,13 @@ ModelFile read_model_file(const std::string& path) {
     f.residual =
         std::make_shared<const ResidualTrees>(ResidualTrees::from_json(j["residual_trees"], where));
   }
+  if (j.contains("gpu")) {
+    if (!j["gpu"].is_string()) throw std::invalid_argument(where + ": \"gpu\" is not a string");
+    f.gpu = j["gpu"].get<std::string>();
+  }
+  if (j.contains("training_range")) {
+    f.training_range = TrainingRange::from_json(j["training_range"], where);
+  }
   // The file's own values are blamed on the file; the model's declared ranges apply to them.
   check_params(find_model(f.model), f.params, where);
   return f;

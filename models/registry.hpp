@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/cost_model.hpp"
+#include "models/training_range.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/value_range.hpp"
 
@@ -84,6 +85,8 @@ struct ModelFile {
   std::vector<ClusterShape> clusters;  // "clusters": those its measurements covered (empty: any)
   // "residual_trees": the learned makespan correction (models/residual), or null.
   std::shared_ptr<const ResidualTrees> residual;
+  std::string gpu;               // "gpu": the preset the measurements ran on ("": not recorded)
+  TrainingRange training_range;  // "training_range" (empty: not recorded)
 };
 ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
 

@@ -429,6 +429,13 @@ std::vector<std::string> training_clusters(const CalibrationRun& run) {
   return out;
 }
 
+// The extent of the training rows' shapes and SM counts.
+TrainingRange training_range(const CalibrationRun& run) {
+  TrainingRange r;
+  for (size_t i : run.split.train) r.include(run.cases[i].m->problem, run.cases[i].m->sms);
+  return r;
+}
+
 }  // namespace
 
 nlohmann::json model_file_json(const CalibrationRun& run) {
@@ -457,6 +464,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
       {"gpu", run.preset.name},
       {"tile", tile_name(opt.tile)},
       {"clusters", training_clusters(run)},
+      {"training_range", training_range(run).to_json()},
       {"source_measurements", opt.measurements},
       {"source_traces", opt.traces},
       {"git_revision", opt.git_revision},

@@ -1,8 +1,10 @@
 // `lastwave predict`: makespan of each schedule for each shape under a cost model.
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -61,14 +63,8 @@ constexpr double kProbeFactors[] = {0.5, 2.0};
 void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
                          const std::vector<Problem>& shapes,
                          const std::vector<std::string>& schedules, const PredictSetup& setup,
-                         const std::vector<PredictRow>& rows) {
+                         const std::vector<PredictRow>& rows, ModelFile f) {
   const std::string name = vm["model"].as<std::string>();
-  const std::string suffix = ".json";
-  if (name.size() <= suffix.size() ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return;
-  }
-  ModelFile f = read_model_file(user_path(name));
   for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
   for (const auto& param : f.undetermined) {
     for (const double factor : kProbeFactors) {
@@ -93,6 +89,47 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
       }
     }
   }
+}
+
+// The fitted model file --model names, or nothing for a built-in model.
+std::optional<ModelFile> model_file_of(const po::variables_map& vm) {
+  const std::string name = vm["model"].as<std::string>();
+  const std::string suffix = ".json";
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  return read_model_file(user_path(name));
+}
+
+// One warning line on stderr when cases lie outside what the model file was calibrated on: other
+// shapes or SM counts than its training rows' (its residual trees give such cases the nearest
+// trained leaf's factor), or another GPU than the one it was measured on (its rates are that
+// GPU's). The predictions are printed all the same.
+void warn_outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
+                              const std::vector<Problem>& shapes) {
+  std::vector<std::string> outside;
+  const bool same_gpu = gpu.name == f.gpu || gpu.name.rfind(f.gpu + "@", 0) == 0;
+  if (!f.gpu.empty() && !same_gpu) {
+    outside.push_back("the GPU is " + gpu.name + ", its measurements ran on " + f.gpu);
+  }
+  const TrainingRange& r = f.training_range;
+  if (!r.empty()) {
+    const auto out =
+        std::count_if(shapes.begin(), shapes.end(), [&](const Problem& p) { return !r.holds(p); });
+    if (out > 0) {
+      outside.push_back(std::to_string(out) + " of " + std::to_string(shapes.size()) +
+                        " shapes lie outside its training rows (" + r.text() + ")");
+    }
+    if (!r.holds_sms(gpu.sms)) {
+      outside.push_back(std::to_string(gpu.sms) + " SMs lie outside its training rows' " +
+                        std::to_string(r.least_sms) + "-" + std::to_string(r.greatest_sms));
+    }
+  }
+  if (outside.empty()) return;
+  std::string line = "lastwave predict: warning: model " + name + " extrapolates: ";
+  for (size_t i = 0; i < outside.size(); ++i) line += (i ? "; " : "") + outside[i];
+  std::cerr << line << "\n";
 }
 
 std::string fmt(const char* f, double v) {
@@ -218,7 +255,10 @@ int cmd_predict(int argc, char** argv) {
   Progress progress("predict", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
   const auto rows = predict_all(shapes, schedules, setup, &progress);
-  refuse_undetermined(vm, gpu, shapes, schedules, setup, rows);
+  if (const auto file = model_file_of(vm)) {
+    refuse_undetermined(vm, gpu, shapes, schedules, setup, rows, *file);
+    warn_outside_calibration(*file, vm["model"].as<std::string>(), gpu, shapes);
+  }
   const bool physical = model->time_unit() == "us";
   std::string text;
   if (format == "csv") {

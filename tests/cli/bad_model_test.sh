@@ -50,4 +50,10 @@ expect_error "--param: parameter 'mac' = -1 is outside its range (0, 1e+09] iter
 expect_error "model file '$tmp/negative.json': parameter 'mma_tflops_per_sm' = -5 $range" \
   compare --model "$tmp/negative.json" --gpu h200 --shapes "$tmp/shapes.csv" \
   --schedule dp,streamk
+printf '{"model": "unit", "params": {}, "training_range": {"m": [1, 8], "n": [8, 8], "k": [64, 8], "sms": [16, 132]}}\n' >"$tmp/bad_range.json"
+expect_error "model file '$tmp/bad_range.json': \"training_range\" \"k\" must satisfy 1 <= least <= greatest" \
+  predict --model "$tmp/bad_range.json" "${shape[@]}"
+printf '{"model": "unit", "params": {}, "gpu": 200}\n' >"$tmp/bad_gpu.json"
+expect_error "model file '$tmp/bad_gpu.json': \"gpu\" is not a string" \
+  predict --model "$tmp/bad_gpu.json" "${shape[@]}"
 exit $((failures > 0))

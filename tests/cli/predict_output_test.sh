@@ -27,6 +27,20 @@ grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,187.3169,72.0000,0.3
 "$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/trees.json" \
   --format json | grep -q '"makespan_factor": 1.4190675'
 
+# A model file that records its GPU and training range warns (one stderr line, exit 0, rows printed)
+# when a case lies outside them, and says nothing inside them.
+printf '{"model":"unit","params":{},"gpu":"h200","training_range":{"m":[1,4096],"n":[128,4096],"k":[128,8192],"sms":[16,132]}}\n' >"$tmp/ranged.json"
+"$lastwave" predict --gpu h200 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
+  -q >"$tmp/in.out" 2>"$tmp/in.err"
+[[ ! -s "$tmp/in.err" ]] && grep -q 'dp -> DataParallel' "$tmp/in.out"
+printf 'm,n,k\n1536,1536,4096\n8192,1536,4096\n64,64,4096\n' >"$tmp/ranged.csv"
+"$lastwave" predict --gpu h200 --sms 8 --shapes "$tmp/ranged.csv" --schedule dp --format csv \
+  --model "$tmp/ranged.json" -q >"$tmp/out.csv" 2>"$tmp/out.err"
+[[ $(wc -l <"$tmp/out.err") -eq 1 && $(grep -c ',dp,' "$tmp/out.csv") -eq 3 ]]
+grep -qF "warning: model $tmp/ranged.json extrapolates: 2 of 3 shapes lie outside its training rows (M 1-4096, N 128-4096, K 128-8192 on 16-132 SMs); 8 SMs lie outside its training rows' 16-132" "$tmp/out.err"
+"$lastwave" predict --gpu b200 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
+  -q 2>&1 >/dev/null | grep -qF "extrapolates: the GPU is b200, its measurements ran on h200"
+
 # A Stream-K grid larger than the resident CTAs deadlocks; it is reported, not hung.
 out=$("$lastwave" predict --sms 1 --m 256 --n 128 --k 640 --schedule streamk:3)
 grep -q "DEADLOCK: deadlock at t=7: CTA 0 .* waits on flag 1 raised by -> CTA 1 (not resident" <<<"$out"

@@ -94,7 +94,7 @@ TEST_CASE("--residual-rounds 0 fits no trees") {
   CHECK(r.report.find("physics only") == std::string::npos);
 }
 
-TEST_CASE("the report marks the SM counts that no training row has") {
+TEST_CASE("the report marks the SM counts that no training row has; the file records the range") {
   const std::string dir = testing::temp_dir("calibrate_unseen_sms");
   testing::SyntheticSpec spec;
   spec.schedules = {"dp", "splitk:2"};
@@ -109,8 +109,13 @@ TEST_CASE("the report marks the SM counts that no training row has") {
   CalibrateOptions opt = small_run(dir);
   opt.measurements = {train};
   opt.validation = {validation};
-  const std::string report = run_calibration(opt).report;
+  const CalibrationResult r = run_calibration(opt);
+  const std::string& report = r.report;
   CHECK(report.find("| SMs = 96 (no training row) |") != std::string::npos);
+  // The model file records the training rows' extent: the train file's shapes and SM counts.
+  const nlohmann::json range = {
+      {"m", {512, 4096}}, {"n", {512, 4096}}, {"k", {512, 4096}}, {"sms", {64, 132}}};
+  CHECK(r.model_file["training_range"] == range);
   CHECK(report.find("| SMs = 132 |") != std::string::npos);
   CHECK(report.find("SMs = 132 (no training row)") == std::string::npos);
 }
