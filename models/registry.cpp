@@ -160,7 +160,11 @@ ModelFile read_model_file(const std::string& path) {
 
 std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
                                                 const ParamValues& overrides, const GpuSpec& gpu) {
-  ModelFile f = read_model_file(path);
+  return make_model_from_file(read_model_file(path), overrides, gpu);
+}
+
+std::unique_ptr<CostModel> make_model_from_file(ModelFile f, const ParamValues& overrides,
+                                                const GpuSpec& gpu) {
   const ModelInfo& info = find_model(f.model);
   for (const auto& [name, value] : overrides) f.params[name] = value;
   auto model = info.make(resolve_params(info, f.params), gpu);

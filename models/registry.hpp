@@ -94,5 +94,8 @@ ModelFile read_model_file(const std::string& path);  // throws std::invalid_argu
 // the file override the model's defaults, `overrides` override the file.
 std::unique_ptr<CostModel> make_model_from_file(const std::string& path,
                                                 const ParamValues& overrides, const GpuSpec& gpu);
+// The same from a file already read.
+std::unique_ptr<CostModel> make_model_from_file(ModelFile f, const ParamValues& overrides,
+                                                const GpuSpec& gpu);
 
 }  // namespace lw

@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   std::string model, gpu = "h200";
   int64_t m = 0, n = 0, k = 0, splits = 2;
   int reps = 20, warmup = 3;
+  uint64_t shuffle = 0;
   desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
       "n", po::value(&n), "columns of C (rows of B)")("k", po::value(&k), "reduction depth")(
       "shapes", po::value(&shapes_file), "CSV with columns m,n,k (instead of --m/--n/--k)")(
@@ -88,6 +89,9 @@ int main(int argc, char** argv) {
                     "comma list of SM counts (green contexts; default whole GPU)")(
       "reps", po::value(&reps), "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
+      "shuffle", po::value(&shuffle),
+      "time each shape's configurations in a random order drawn from this seed (default 0: in "
+      "the order given; the card's heat carries from one run to the next)")(
       "out", po::value(&out), "CSV output file (default stdout)")(
       "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)")(
       "model", po::value(&model),
@@ -145,6 +149,7 @@ int main(int argc, char** argv) {
     if (reps < 1 || warmup < 0) throw std::invalid_argument("--reps must be >= 1, --warmup >= 0");
     opt.reps = reps;
     opt.warmup = warmup;
+    opt.shuffle_seed = shuffle;
     opt.trace_path = trace;
     if (!sms_list.empty()) sms = parse_int_list(sms_list, "--sms");
     // Plan every configuration before touching the GPU (CUDA-free validation of shapes/names).

@@ -1,10 +1,12 @@
 // Benchmark runner for one SM partition (see runner.hpp).
 #include "cuda/bench/runner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <random>
 #include <sstream>
 
 #include "cuda/bench/cublas_ref.hpp"
@@ -27,6 +29,8 @@ namespace {
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kMsPerS = 1e3;
 constexpr double kTera = 1e12;
+// Spreads --shuffle's per-shape seeds (the 64-bit golden ratio).
+constexpr uint64_t kShuffleStride = 0x9E3779B97F4A7C15ull;
 constexpr uint64_t kSeedA = 0xA5A5A5A5ull, kSeedB = 0x5A5A5A5Aull;
 
 using Bf16 = __nv_bfloat16;
@@ -245,6 +249,24 @@ struct Config {
   cuda::Mainloop mainloop;
 };
 
+// A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
+// as given, or, with --shuffle SEED, a permutation drawn from SEED and the shape's index (the
+// card's heat after one run is the next run's starting state, so a fixed order biases them alike).
+std::vector<Config> configs_in_order(const BenchOptions& opt,
+                                     const std::vector<cuda::Mainloop>& mainloops,
+                                     size_t shape_index) {
+  std::vector<Config> configs;
+  for (const TileShape& tile : opt.tiles)
+    for (const ClusterShape& cluster : opt.clusters)
+      for (const std::string& name : opt.schedules)
+        for (const cuda::Mainloop ml : mainloops) configs.push_back({tile, cluster, name, ml});
+  if (opt.shuffle_seed != 0) {
+    std::mt19937_64 rng(opt.shuffle_seed ^ (kShuffleStride * (shape_index + 1)));
+    std::shuffle(configs.begin(), configs.end(), rng);
+  }
+  return configs;
+}
+
 void log_row(const ResultRow& r) {
   std::fprintf(stderr,
                "%5lld %5lld %5lld sms=%3lld %-11s %-18s %-5s grid=%5lld %8.4f ms %7.1f TF/s  "
@@ -352,36 +374,34 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
   const bool label_tile = opt.tiles.size() > 1, label_ml = mainloops.size() > 1;
   std::unique_ptr<AutoChooser> chooser;
   if (opt.auto_pick) chooser = std::make_unique<AutoChooser>(opt, sms);
+  size_t shape_index = 0;
   for (const Problem& shape : opt.shapes) {
     ShapeInputs in(shape);
     prepare(in, s, blas, flush, opt, fp64);
     if (chooser) {
+      ++shape_index;
       rows.push_back(run_auto(*chooser, in, sms, s, flush, opt));
       log_row(rows.back());
       continue;
     }
-    for (const TileShape& tile : opt.tiles)
-      for (const ClusterShape& cluster : opt.clusters)
-        for (const std::string& name : opt.schedules)
-          for (const cuda::Mainloop ml : mainloops) {
-            const Config cfg{tile, cluster, name, ml};
-            ResultRow r;
-            r.shape = shape;
-            r.sms = sms;
-            r.schedule = name;
-            r.tile = tile;
-            r.cluster = cluster;
-            r.mainloop = cuda::mainloop_name(ml);
-            r.cublas_ms = in.blas_ms;
-            r.cublas_tflops = tflops(shape, in.blas_ms);
-            std::string label = name;
-            if (label_tile) label += "-" + tile_text(tile);
-            if (opt.clusters.size() > 1) label += "-c" + cluster_text(cluster);
-            if (label_ml) label += "-" + r.mainloop;
-            run_config(cfg, in, sms, s, flush, opt, label, r);
-            log_row(r);
-            rows.push_back(r);
-          }
+    for (const Config& cfg : configs_in_order(opt, mainloops, shape_index++)) {
+      ResultRow r;
+      r.shape = shape;
+      r.sms = sms;
+      r.schedule = cfg.schedule;
+      r.tile = cfg.tile;
+      r.cluster = cfg.cluster;
+      r.mainloop = cuda::mainloop_name(cfg.mainloop);
+      r.cublas_ms = in.blas_ms;
+      r.cublas_tflops = tflops(shape, in.blas_ms);
+      std::string label = cfg.schedule;
+      if (label_tile) label += "-" + tile_text(cfg.tile);
+      if (opt.clusters.size() > 1) label += "-c" + cluster_text(cfg.cluster);
+      if (label_ml) label += "-" + r.mainloop;
+      run_config(cfg, in, sms, s, flush, opt, label, r);
+      log_row(r);
+      rows.push_back(r);
+    }
   }
 }
 

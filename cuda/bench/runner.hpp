@@ -22,6 +22,9 @@ struct BenchOptions {
   std::vector<ClusterShape> clusters = {ClusterShape{}};
   int warmup = 3;
   int reps = 20;
+  // 0: each shape's configurations run in the given order; else in a permutation drawn from this
+  // seed and the shape's index (--shuffle).
+  uint64_t shuffle_seed = 0;
   std::string trace_path;  // empty = no traces
   bool single_config = false;
   int64_t fp64_limit = int64_t{1} << 27;  // M*N*K up to which an FP64 host check runs

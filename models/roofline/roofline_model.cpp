@@ -5,6 +5,7 @@
 #include "models/roofline/roofline_model.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "models/roofline/traffic.hpp"
 
@@ -77,6 +78,10 @@ class RooflineModel final : public CostModel {
 };
 
 std::unique_ptr<CostModel> make_roofline(const ParamValues& v, const GpuSpec& gpu) {
+  if (!(gpu.bf16_dense_tflops > 0 && gpu.dram_tb_per_s > 0 && gpu.l2_tb_per_s > 0)) {
+    throw std::invalid_argument("model roofline needs a GPU's rates (TFLOP/s, L2 and DRAM TB/s); " +
+                                gpu.name + " has none: give --gpu NAME");
+  }
   return std::make_unique<RooflineModel>(v, gpu);
 }
 

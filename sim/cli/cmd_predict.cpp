@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -64,7 +63,6 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
                          const std::vector<Problem>& shapes,
                          const std::vector<std::string>& schedules, const PredictSetup& setup,
                          const std::vector<PredictRow>& rows, ModelFile f) {
-  const std::string name = vm["model"].as<std::string>();
   for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
   for (const auto& param : f.undetermined) {
     for (const double factor : kProbeFactors) {
@@ -72,7 +70,7 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
       probe[param] *= factor;
       // The file's model as predict built it (fitted tile, clusters, residual trees), but for
       // the probed parameter.
-      const auto model = make_model_from_file(user_path(name), probe, gpu);
+      const auto model = make_model_from_file(f, probe, gpu);
       PredictSetup s = setup;
       s.model = model.get();
       const auto moved = predict_all(shapes, schedules, s);
@@ -80,7 +78,7 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
         const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
         if (!rows[i].deadlock && !(change <= kRelevantChange)) {
           const Problem& p = rows[i].problem;
-          throw std::invalid_argument("model " + name + ": parameter '" + param +
+          throw std::invalid_argument("model " + vm["model"].as<std::string>() + ": parameter '" + param +
                                       "' was not determined by its calibration data and moves " +
                                       std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
                                       std::to_string(p.k) + " " + rows[i].schedule +
@@ -89,17 +87,6 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
       }
     }
   }
-}
-
-// The fitted model file --model names, or nothing for a built-in model.
-std::optional<ModelFile> model_file_of(const po::variables_map& vm) {
-  const std::string name = vm["model"].as<std::string>();
-  const std::string suffix = ".json";
-  if (name.size() <= suffix.size() ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return std::nullopt;
-  }
-  return read_model_file(user_path(name));
 }
 
 // One warning line on stderr when cases lie outside what the model file was calibrated on: other
@@ -255,7 +242,7 @@ int cmd_predict(int argc, char** argv) {
   Progress progress("predict", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
   const auto rows = predict_all(shapes, schedules, setup, &progress);
-  if (const auto file = model_file_of(vm)) {
+  if (const ModelFile* file = fitted_model_file(vm)) {
     refuse_undetermined(vm, gpu, shapes, schedules, setup, rows, *file);
     warn_outside_calibration(*file, vm["model"].as<std::string>(), gpu, shapes);
   }

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -30,7 +31,8 @@ void add_gpu_options(po::options_description& desc) {
   desc.add_options()("gpu", po::value<std::string>(),
                      "GPU preset from configs/gpus (a100, h100-sxm, h100-pcie, h200, h20, b200, "
                      "l40s)")("sms", po::value<int64_t>(),
-                              "SM count (alone, or a partition of --gpu)");
+                              "SM count: a partition of --gpu, or alone: of the GPU a fitted "
+                              "--model file was measured on, else an N-SM chip");
 }
 
 GpuSpec gpu_from(const po::variables_map& vm) {
@@ -46,7 +48,16 @@ GpuSpec gpu_from(const po::variables_map& vm) {
     }
     return gpu_with_sms(sms, &preset);
   }
-  return gpu_with_sms(vm["sms"].as<int64_t>(), nullptr);
+  const int64_t sms = vm["sms"].as<int64_t>();
+  const ModelFile* file = vm.count("model") ? fitted_model_file(vm) : nullptr;
+  if (file != nullptr && !file->gpu.empty()) {
+    const auto names = gpu_preset_names();
+    if (std::find(names.begin(), names.end(), file->gpu) != names.end()) {
+      const GpuSpec preset = gpu_preset(file->gpu);
+      if (sms <= preset.sms) return gpu_with_sms(sms, &preset);
+    }
+  }
+  return gpu_with_sms(sms, nullptr);
 }
 
 void add_shape_options(po::options_description& desc, bool allow_file) {
@@ -176,15 +187,25 @@ void add_model_options(po::options_description& desc) {
       "model parameter overrides, name=value[,name=value...]");
 }
 
-std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu) {
+const ModelFile* fitted_model_file(const po::variables_map& vm) {
+  static std::map<std::string, ModelFile> read;  // a CLI process reads one --model
   const std::string name = vm["model"].as<std::string>();
-  const ParamValues overrides = parse_param_overrides(vm["param"].as<std::string>());
   const std::string suffix = ".json";
-  if (name.size() > suffix.size() &&
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    return make_model_from_file(user_path(name), overrides, gpu);
+  if (name.size() <= suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return nullptr;
   }
-  return make_model(name, overrides, gpu);
+  auto it = read.find(name);
+  if (it == read.end()) it = read.emplace(name, read_model_file(user_path(name))).first;
+  return &it->second;
+}
+
+std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu) {
+  const ParamValues overrides = parse_param_overrides(vm["param"].as<std::string>());
+  if (const ModelFile* file = fitted_model_file(vm)) {
+    return make_model_from_file(*file, overrides, gpu);
+  }
+  return make_model(vm["model"].as<std::string>(), overrides, gpu);
 }
 
 std::string format_from(const po::variables_map& vm, const std::vector<std::string>& allowed) {

@@ -19,7 +19,8 @@ namespace po = boost::program_options;
 bool parse_or_help(int argc, char** argv, const po::options_description& desc,
                    po::variables_map& vm, const char* usage);
 
-// --gpu NAME and/or --sms N (a partition of NAME when both are given).
+// --gpu NAME and/or --sms N (a partition of NAME when both are given; --sms alone with a fitted
+// --model file that names a preset GPU: a partition of that GPU, else an N-SM chip).
 void add_gpu_options(po::options_description& desc);
 GpuSpec gpu_from(const po::variables_map& vm);
 
@@ -47,6 +48,8 @@ PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
 // --model NAME|FILE.json and --param name=value,...
 void add_model_options(po::options_description& desc);
 std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu);
+// The fitted model file --model names (read once per process), or nullptr for a built-in model.
+const ModelFile* fitted_model_file(const po::variables_map& vm);
 
 // --format table|csv|json (subset given by `allowed`).
 std::string format_from(const po::variables_map& vm, const std::vector<std::string>& allowed);

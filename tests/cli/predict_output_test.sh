@@ -33,6 +33,18 @@ printf '{"model":"unit","params":{},"gpu":"h200","training_range":{"m":[1,4096],
 "$lastwave" predict --gpu h200 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
   -q >"$tmp/in.out" 2>"$tmp/in.err"
 [[ ! -s "$tmp/in.err" ]] && grep -q 'dp -> DataParallel' "$tmp/in.out"
+# --sms alone with a file that names its GPU: a partition of that GPU (no GPU warning; the same
+# rows as --gpu h200 --sms N); a file without "gpu" means an N-SM chip with no rates, which the
+# roofline model refuses in one line.
+"$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
+  -q >/dev/null 2>"$tmp/sms.err"
+[[ ! -s "$tmp/sms.err" ]]
+printf '{"model":"roofline","params":{},"gpu":"h200"}\n' >"$tmp/roof-h200.json"
+printf '{"model":"roofline","params":{}}\n' >"$tmp/roof-any.json"
+roof() { "$lastwave" predict "$@" --m 4096 --n 4096 --k 4096 --schedule dp --format csv -q; }
+[[ $(roof --sms 64 --model "$tmp/roof-h200.json") == $(roof --gpu h200 --sms 64 --model "$tmp/roof-h200.json") ]]
+err=$(roof --sms 64 --model "$tmp/roof-any.json" 2>&1 >/dev/null) && exit 1
+grep -qx "lastwave predict: error: model roofline needs a GPU's rates (TFLOP/s, L2 and DRAM TB/s); 64-sm has none: give --gpu NAME" <<<"$err"
 printf 'm,n,k\n1536,1536,4096\n8192,1536,4096\n64,64,4096\n' >"$tmp/ranged.csv"
 "$lastwave" predict --gpu h200 --sms 8 --shapes "$tmp/ranged.csv" --schedule dp --format csv \
   --model "$tmp/ranged.json" -q >"$tmp/out.csv" 2>"$tmp/out.err"
