@@ -78,11 +78,11 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
         const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
         if (!rows[i].deadlock && !(change <= kRelevantChange)) {
           const Problem& p = rows[i].problem;
-          throw std::invalid_argument("model " + vm["model"].as<std::string>() + ": parameter '" + param +
-                                      "' was not determined by its calibration data and moves " +
-                                      std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
-                                      std::to_string(p.k) + " " + rows[i].schedule +
-                                      " by more than 1 %; refit on data that exercises it");
+          throw std::invalid_argument(
+              "model " + vm["model"].as<std::string>() + ": parameter '" + param +
+              "' was not determined by its calibration data and moves " + std::to_string(p.m) +
+              "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + " " + rows[i].schedule +
+              " by more than 1 %; refit on data that exercises it");
         }
       }
     }
