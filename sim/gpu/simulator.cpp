@@ -189,7 +189,8 @@ void Simulator::finish_result() {
       (done_in_launch_ < launch_grid_ || (current_launch_ == 0 && plan.separate_reduction))) {
     report_deadlock();
   }
-  // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs.
+  // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs, under the
+  // same correction as the makespan (so efficiency compares like with like and stays <= 1).
   Segment whole;
   whole.k_begin = 0;
   whole.k_end = plan.k_tiles;
@@ -197,7 +198,7 @@ void Simulator::finish_result() {
   result_.ideal = static_cast<double>(plan.tiles) *
                   (checked(model.mac(plan, whole, all), "mac") +
                    checked(model.epilogue(plan, whole, all), "epilogue")) /
-                  static_cast<double>(opt_.sms);
+                  static_cast<double>(opt_.sms) * result_.makespan_factor;
   result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
   if (opt_.sm_stats) {
     result_.sm_stats.resize(static_cast<size_t>(opt_.sms));

@@ -40,7 +40,7 @@ struct SmStats {
 
 struct SimResult {
   double makespan = 0;
-  double ideal = 0;       // total work of the tiles (MAC + epilogue) / SMs
+  double ideal = 0;       // total work of the tiles (MAC + epilogue) / SMs, times makespan_factor
   double efficiency = 0;  // ideal / makespan
   // CostModel::makespan_factor of the run: makespan is the simulated time times it.
   double makespan_factor = 1;

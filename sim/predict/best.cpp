@@ -43,7 +43,8 @@ struct Candidate {
 // Try-first rank of each best_decompositions() entry (lower first).
 constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
 
-// Every tile's full MAC loop and epilogue spread over all SMs, all of them busy (SimResult::ideal).
+// Every tile's full MAC loop and epilogue spread over all SMs, all of them busy (SimResult::ideal
+// before the makespan factor: the search order only needs the physics).
 double ideal_makespan(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
                       const GpuShape& gpu, const CostModel& model) {
   const Plan p = plan_schedule("dp", problem, tile, gpu, Reduction::Deterministic, cluster).plan;
