@@ -114,12 +114,28 @@ class CostModel {
     residual_ = std::move(trees);
   }
   const ResidualTrees* residual_trees() const { return residual_.get(); }
-  double makespan_factor(const Plan& p, int64_t sms) const {
-    return residual_ ? residual_->factor(p, sms) : 1.0;
-  }
+  double makespan_factor(const Plan& p, int64_t sms) const;
 
  private:
   std::shared_ptr<const ResidualTrees> residual_;
 };
+
+// Every tile's full MAC loop and epilogue under `model`, spread evenly over the plan's CTA slots
+// with all `sms` SMs busy: the least time the tiles' work can take (SimResult::ideal before the
+// makespan factor). `sms` counts SMs (a cluster's CTAs singly), as makespan_factor's does.
+inline double ideal_makespan(const CostModel& model, const Plan& p, int64_t sms) {
+  Segment whole;
+  whole.k_begin = 0;
+  whole.k_end = p.k_tiles;
+  const CostContext all{sms, sms};
+  const auto slots = static_cast<double>(sms / cluster_size(p));
+  return static_cast<double>(p.tiles) * (model.mac(p, whole, all) + model.epilogue(p, whole, all)) /
+         slots;
+}
+
+inline double CostModel::makespan_factor(const Plan& p, int64_t sms) const {
+  if (!residual_) return 1.0;
+  return residual_->factor(p, sms, residual_->uses_ideal() ? ideal_makespan(*this, p, sms) : 0.0);
+}
 
 }  // namespace lw

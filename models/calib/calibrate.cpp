@@ -251,49 +251,61 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
       });
 }
 
-// Features of every case, as the simulator takes them (CostModel::makespan_factor).
-std::vector<ResidualFeatures> case_features(const std::vector<FitCase>& cases) {
-  std::vector<ResidualFeatures> out;
-  out.reserve(cases.size());
-  for (const FitCase& c : cases) {
-    const SimOptions opt = sim_options_for(GpuShape{c.m->sms, c.ctas_per_sm}, c.m->cluster);
-    out.push_back(residual_features(c.plan, simulated_sms(opt)));
+// Features of every case under the calibrated physics `params`, as the simulator takes them
+// (CostModel::makespan_factor: the plan, and its ideal makespan under that physics).
+std::vector<ResidualFeatures> case_features(const std::vector<FitCase>& cases,
+                                            const ParamValues& params, const GpuSpec& preset) {
+  std::vector<ResidualFeatures> out(cases.size());
+  std::map<int64_t, IndexSet> by_sms;
+  for (size_t i = 0; i < cases.size(); ++i) by_sms[cases[i].m->sms].push_back(i);
+  for (const auto& [sms, idx] : by_sms) {
+    const GpuSpec gpu = sms == preset.sms ? preset : gpu_with_sms(sms, &preset);
+    const auto model = make_model("calibrated", params, gpu);
+    for (size_t i : idx) {
+      const FitCase& c = cases[i];
+      const SimOptions opt = sim_options_for(GpuShape{c.m->sms, c.ctas_per_sm}, c.m->cluster);
+      const int64_t simulated = simulated_sms(opt);
+      out[i] = residual_features(c.plan, simulated, ideal_makespan(*model, c.plan, simulated));
+    }
   }
   return out;
 }
 
 // Residual trees fitted to ln(measured / simulated) of `rows` (those with a finite prediction).
-ResidualTrees fit_residual(const CalibrationRun& run, const std::vector<double>& pred,
-                           const IndexSet& rows) {
+ResidualTrees fit_residual(const CalibrationRun& run, const std::vector<ResidualFeatures>& features,
+                           const std::vector<double>& pred, const IndexSet& rows) {
   std::vector<ResidualFeatures> x;
   std::vector<double> y;
   for (size_t i : rows) {
     if (!(std::isfinite(pred[i]) && pred[i] > 0)) continue;
-    x.push_back(run.features[i]);
+    x.push_back(features[i]);
     y.push_back(std::log(run.cases[i].m->median_us / pred[i]));
   }
   return fit_residual_trees(x, y, run.opt->residual).trees;
 }
 
 // `pred` times the factor `trees` give each case.
-std::vector<double> corrected(const CalibrationRun& run, const ResidualTrees& trees,
-                              std::vector<double> pred) {
-  for (size_t i = 0; i < pred.size(); ++i) pred[i] *= std::exp(trees.log_factor(run.features[i]));
+std::vector<double> corrected(const std::vector<ResidualFeatures>& features,
+                              const ResidualTrees& trees, std::vector<double> pred) {
+  for (size_t i = 0; i < pred.size(); ++i) pred[i] *= std::exp(trees.log_factor(features[i]));
   return pred;
 }
 
 // Residual trees fitted on `rows` for the simulator (preds[0], corrected in place; its trees go to
 // `kept`, the uncorrected one is appended as "physics only") and, so that the comparison stays
-// fair, for each fitted baseline (preds[1..baselines], appended "+ residual trees").
-void add_residual_trees(const CalibrationRun& run, std::vector<Predictor>& preds,
-                        const IndexSet& rows, size_t baselines, ResidualTrees& kept) {
+// fair, for each fitted baseline (preds[1..baselines], appended "+ residual trees"). Every
+// predictor's trees get the same `features` (those of the simulator's physics).
+void add_residual_trees(const CalibrationRun& run, const std::vector<ResidualFeatures>& features,
+                        std::vector<Predictor>& preds, const IndexSet& rows, size_t baselines,
+                        ResidualTrees& kept) {
   const std::vector<Predictor> plain = preds;
-  kept = fit_residual(run, plain[0].pred, rows);
-  preds[0].pred = corrected(run, kept, plain[0].pred);
+  kept = fit_residual(run, features, plain[0].pred, rows);
+  preds[0].pred = corrected(features, kept, plain[0].pred);
   preds.push_back({"simulator, physics only", plain[0].pred});
   for (size_t b = 1; b <= baselines; ++b) {
-    const ResidualTrees trees = fit_residual(run, plain[b].pred, rows);
-    preds.push_back({plain[b].name + " + residual trees", corrected(run, trees, plain[b].pred)});
+    const ResidualTrees trees = fit_residual(run, features, plain[b].pred, rows);
+    preds.push_back(
+        {plain[b].name + " + residual trees", corrected(features, trees, plain[b].pred)});
   }
 }
 
@@ -314,7 +326,8 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
       {"roofline (preset, unfitted)", simulate_model("roofline", {}, preset, run.cases)}};
   if (run.opt->residual.rounds > 0) {
     report_stage(run, "residual trees");
-    add_residual_trees(run, run.preds, run.split.train, kFittedBaselines, run.residual);
+    add_residual_trees(run, case_features(run.cases, run.fit.params, preset), run.preds,
+                       run.split.train, kFittedBaselines, run.residual);
   }
 }
 
@@ -367,7 +380,8 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
       {"A.1 per-CTA", predict_baseline(a1, run.cases, preset, &a1_features_fn)},
       {"roofline + waves", predict_baseline(rw, run.cases, preset, &roofline_wave_features)}};
   if (run.opt->residual.rounds > 0) {
-    add_residual_trees(run, x.preds, x.train_full, kFittedBaselines, x.residual);
+    add_residual_trees(run, case_features(run.cases, x.fit.params, preset), x.preds, x.train_full,
+                       kFittedBaselines, x.residual);
   }
 }
 
@@ -403,7 +417,6 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   if (!opt.checkpoint.empty()) run.checkpoint = FitCheckpoint(opt.checkpoint, run_key(opt));
   load_inputs(run);
   split_cases(run);
-  run.features = case_features(run.cases);
   run.start = start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}), opt.tile);
   run.start["ktile_fixed_us"] = kKtileFixedStartUs;   // declared default 0: the term off
   run.start["l2_reuse_mib"] = kL2ReuseStartMib;       // likewise

@@ -76,8 +76,6 @@ struct CalibrationRun {
   std::vector<Measurement> ms;
   std::vector<TraceDoc> traces;
   std::vector<FitCase> cases;
-  // What each case's plan is, as the simulator gives it to residual trees (one per case).
-  std::vector<ResidualFeatures> features;
   Split split;
   ParamValues start;                 // the fit's start values (defaults or from traces)
   std::vector<TermChoice> variants;  // sorted by validation error; front() is kept

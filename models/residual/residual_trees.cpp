@@ -19,7 +19,10 @@ float alignment(int64_t x) {
 
 float f(int64_t x) { return static_cast<float>(x); }
 
-void check_tree(const ResidualTree& t, size_t index) {
+constexpr double kFlopsPerMac = 2.0;
+constexpr double kMega = 1e6;  // FLOP per us -> TFLOP/s
+
+void check_tree(const ResidualTree& t, size_t index, size_t features) {
   const std::string where = "residual tree " + std::to_string(index) + ": ";
   const size_t n = t.feature.size();
   if (n == 0 || t.left.size() != n || t.right.size() != n || t.threshold.size() != n ||
@@ -34,21 +37,12 @@ void check_tree(const ResidualTree& t, size_t index) {
       continue;
     }
     const auto child_ok = [&](int32_t c) { return c > static_cast<int32_t>(i) && c < int32_t(n); };
-    if (static_cast<size_t>(t.feature[i]) >= kResidualFeatures || !child_ok(t.left[i]) ||
+    if (static_cast<size_t>(t.feature[i]) >= features || !child_ok(t.left[i]) ||
         !child_ok(t.right[i]) || !std::isfinite(t.threshold[i])) {
       throw std::invalid_argument(where + "node " + std::to_string(i) +
                                   " has a bad feature, child or threshold");
     }
   }
-}
-
-double leaf(const ResidualTree& t, const ResidualFeatures& x) {
-  size_t i = 0;
-  while (t.feature[i] >= 0) {
-    i = static_cast<size_t>(x[static_cast<size_t>(t.feature[i])] < t.threshold[i] ? t.left[i]
-                                                                                  : t.right[i]);
-  }
-  return t.value[i];
 }
 
 template <typename T>
@@ -76,11 +70,23 @@ const std::array<const char*, kResidualFeatures>& residual_feature_names() {
       "waves",       "wave_fraction",
       "split_mode",  "splits",
       "split_tiles", "split_units",
-      "dp_tiles",    "separate_reduction"};
+      "dp_tiles",    "separate_reduction",
+      "log_ideal",   "ideal_flop_rate"};
   return names;
 }
 
-ResidualFeatures residual_features(const Plan& p, int64_t sms) {
+// The ideal makespan features: ln(ideal) and the plan's FLOPs per ideal time unit (TFLOP/s for a
+// time in us); both 0 for an ideal that is not a positive finite time.
+float log_ideal(double ideal) {
+  return ideal > 0 && std::isfinite(ideal) ? static_cast<float>(std::log(ideal)) : 0.0f;
+}
+float ideal_flop_rate(const Problem& pr, double ideal) {
+  const double flops = kFlopsPerMac * static_cast<double>(pr.m) * static_cast<double>(pr.n) *
+                       static_cast<double>(pr.k);
+  return ideal > 0 && std::isfinite(ideal) ? static_cast<float>(flops / ideal / kMega) : 0.0f;
+}
+
+ResidualFeatures residual_features(const Plan& p, int64_t sms, double ideal) {
   const int64_t ctas = cluster_size(p);
   const double waves = static_cast<double>(p.tiles * ctas) / static_cast<double>(sms);
   return {f(p.problem.m),
@@ -102,13 +108,36 @@ ResidualFeatures residual_features(const Plan& p, int64_t sms) {
           f(p.split_tiles * ctas),
           f(p.split_units * ctas),
           f((p.tiles - p.split_tiles) * ctas),
-          p.separate_reduction ? 1.0f : 0.0f};
+          p.separate_reduction ? 1.0f : 0.0f,
+          log_ideal(ideal),
+          ideal_flop_rate(p.problem, ideal)};
 }
 
-ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees)
-    : base_(base), trees_(std::move(trees)) {
+ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees, size_t features)
+    : base_(base), features_(features), trees_(std::move(trees)) {
   if (!std::isfinite(base_)) throw std::invalid_argument("residual trees: base is not finite");
-  for (size_t i = 0; i < trees_.size(); ++i) check_tree(trees_[i], i);
+  if (features_ != kPlanResidualFeatures && features_ != kResidualFeatures) {
+    throw std::invalid_argument("residual trees: " + std::to_string(features_) +
+                                " features (expected " + std::to_string(kPlanResidualFeatures) +
+                                " or " + std::to_string(kResidualFeatures) + ")");
+  }
+  for (size_t i = 0; i < trees_.size(); ++i) check_tree(trees_[i], i, features_);
+  flatten();
+}
+
+void ResidualTrees::flatten() {
+  nodes_.clear();
+  roots_.clear();
+  for (const auto& t : trees_) {
+    const auto root = static_cast<uint32_t>(nodes_.size());
+    roots_.push_back(root);
+    for (size_t i = 0; i < t.feature.size(); ++i) {
+      const bool inner = t.feature[i] >= 0;  // check_tree: children lie inside the tree
+      nodes_.push_back(Node{t.feature[i], t.threshold[i],
+                            inner ? root + static_cast<uint32_t>(t.left[i]) : 0,
+                            inner ? root + static_cast<uint32_t>(t.right[i]) : 0, t.value[i]});
+    }
+  }
 }
 
 ResidualTrees ResidualTrees::from_json(const nlohmann::json& j, const std::string& where) {
@@ -119,7 +148,13 @@ ResidualTrees ResidualTrees::from_json(const nlohmann::json& j, const std::strin
                                 "\"trees\"");
   }
   const auto& names = residual_feature_names();
-  if (j["features"] != nlohmann::json(std::vector<std::string>(names.begin(), names.end()))) {
+  const auto named = [&](size_t n) {
+    return nlohmann::json(std::vector<std::string>(names.begin(), names.begin() + n));
+  };
+  const size_t features = j["features"] == named(kResidualFeatures)       ? kResidualFeatures
+                          : j["features"] == named(kPlanResidualFeatures) ? kPlanResidualFeatures
+                                                                          : 0;
+  if (features == 0) {
     throw std::invalid_argument(where + ": \"residual_trees\" was fitted on other features");
   }
   std::vector<ResidualTree> trees;
@@ -129,7 +164,7 @@ ResidualTrees ResidualTrees::from_json(const nlohmann::json& j, const std::strin
                      array_of<double>(t, "value", where)});
   }
   try {
-    return ResidualTrees(j["base"].get<double>(), std::move(trees));
+    return ResidualTrees(j["base"].get<double>(), std::move(trees), features);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(where + ": " + e.what());
   }
@@ -146,18 +181,24 @@ nlohmann::json ResidualTrees::to_json() const {
                      {"value", t.value}});
   }
   return {{"base", base_},
-          {"features", std::vector<std::string>(names.begin(), names.end())},
+          {"features", std::vector<std::string>(names.begin(), names.begin() + features_)},
           {"trees", trees}};
 }
 
 double ResidualTrees::log_factor(const ResidualFeatures& x) const {
   double sum = base_;
-  for (const auto& t : trees_) sum += leaf(t, x);
+  for (const uint32_t root : roots_) {
+    const Node* n = &nodes_[root];
+    while (n->feature >= 0) {
+      n = &nodes_[x[static_cast<size_t>(n->feature)] < n->threshold ? n->left : n->right];
+    }
+    sum += n->value;
+  }
   return sum;
 }
 
-double ResidualTrees::factor(const Plan& p, int64_t sms) const {
-  return std::exp(log_factor(residual_features(p, sms)));
+double ResidualTrees::factor(const Plan& p, int64_t sms, double ideal) const {
+  return std::exp(log_factor(residual_features(p, sms, ideal)));
 }
 
 size_t ResidualTrees::nodes() const {

@@ -13,12 +13,17 @@
 
 namespace lw {
 
-// The features, in this order (residual_feature_names()); counts are CTAs and CTA tiles.
-constexpr size_t kResidualFeatures = 20;
+// The features, in this order (residual_feature_names()); counts are CTAs and CTA tiles. The last
+// two are the physics' ideal makespan (ideal_makespan in models/cost_model.hpp, the cost model's
+// time unit: us for fitted models) and the FLOP rate it implies; files fitted before them (r14
+// and older) name only the first kPlanResidualFeatures and their trees never read the others.
+constexpr size_t kResidualFeatures = 22;
+constexpr size_t kPlanResidualFeatures = 20;
 using ResidualFeatures = std::array<float, kResidualFeatures>;
 const std::array<const char*, kResidualFeatures>& residual_feature_names();
-// What plan `p` on `sms` SMs (of the whole partition, cluster CTAs counted singly) is.
-ResidualFeatures residual_features(const Plan& p, int64_t sms);
+// What plan `p` on `sms` SMs (of the whole partition, cluster CTAs counted singly) is, with
+// `ideal` the plan's ideal makespan under the physics the trees correct.
+ResidualFeatures residual_features(const Plan& p, int64_t sms, double ideal);
 
 // One regression tree in flat arrays (node 0 is the root). An inner node sends x to `left` when
 // x[feature] < threshold (in float, as the trainer compares), else to `right`; a leaf (feature
@@ -32,21 +37,39 @@ struct ResidualTree {
 class ResidualTrees {
  public:
   ResidualTrees() = default;
-  ResidualTrees(double base, std::vector<ResidualTree> trees);  // throws on a malformed tree
+  // Trees over the first `features` features (kPlanResidualFeatures or kResidualFeatures); throws
+  // on a malformed tree or one that reads a feature past them.
+  ResidualTrees(double base, std::vector<ResidualTree> trees, size_t features = kResidualFeatures);
   // From a model file's "residual_trees"; throws std::invalid_argument (one line, `where` first).
   static ResidualTrees from_json(const nlohmann::json& j, const std::string& where);
   nlohmann::json to_json() const;
 
   // ln(measured / simulated) the trees predict for features `x`: base + every tree's leaf.
   double log_factor(const ResidualFeatures& x) const;
-  // The factor the simulated makespan of plan `p` on `sms` SMs is multiplied by.
-  double factor(const Plan& p, int64_t sms) const;
+  // The factor the simulated makespan of plan `p` on `sms` SMs is multiplied by (`ideal`: as for
+  // residual_features; read only when uses_ideal()).
+  double factor(const Plan& p, int64_t sms, double ideal) const;
+  // Whether the trees were fitted on the ideal-makespan features (else any `ideal` will do).
+  bool uses_ideal() const { return features_ > kPlanResidualFeatures; }
   size_t size() const { return trees_.size(); }
   size_t nodes() const;
 
  private:
+  // Every tree's nodes in one array (a node's fields side by side), walked by log_factor: the
+  // per-tree arrays above are the file's layout, this one the walk's.
+  struct Node {
+    int32_t feature;       // -1: a leaf
+    float threshold;       // go left when x[feature] < threshold
+    uint32_t left, right;  // indices into nodes_
+    double value;          // a leaf's
+  };
+  void flatten();
+
   double base_ = 0;
+  size_t features_ = kResidualFeatures;
   std::vector<ResidualTree> trees_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> roots_;
 };
 
 }  // namespace lw

@@ -33,8 +33,7 @@ inline double checked(double value, const char* what) {
 }  // namespace
 
 // A stretch below 1 (or not finite) would make a loop faster than its iteration time.
-double Simulator::checked_stretch(double s, const char* what) {
-  if (std::isfinite(s) && s >= 1.0) return s;
+void Simulator::refuse_stretch(double s, const char* what) {
   throw std::runtime_error(std::string("the cost model gave ") + what + " " + std::to_string(s) +
                            " (must be finite and >= 1)");
 }
@@ -191,14 +190,8 @@ void Simulator::finish_result() {
   }
   // Ideal: every tile's full MAC loop plus its epilogue, spread evenly over all SMs, under the
   // same correction as the makespan (so efficiency compares like with like and stays <= 1).
-  Segment whole;
-  whole.k_begin = 0;
-  whole.k_end = plan.k_tiles;
-  const CostContext all{opt_.sms * opt_.cluster_size, opt_.sms * opt_.cluster_size};
-  result_.ideal = static_cast<double>(plan.tiles) *
-                  (checked(model.mac(plan, whole, all), "mac") +
-                   checked(model.epilogue(plan, whole, all), "epilogue")) /
-                  static_cast<double>(opt_.sms) * result_.makespan_factor;
+  result_.ideal = checked(ideal_makespan(model, plan, simulated_sms(opt_)), "ideal makespan") *
+                  result_.makespan_factor;
   result_.efficiency = result_.makespan > 0 ? result_.ideal / result_.makespan : 0.0;
   if (opt_.sm_stats) {
     result_.sm_stats.resize(static_cast<size_t>(opt_.sms));

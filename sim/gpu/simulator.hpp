@@ -3,6 +3,7 @@
 // separate reduction launch. Costs come from a CostModel; a schedule that cannot finish is reported
 // as a deadlock with its wait cycle.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -140,7 +141,12 @@ class Simulator {
                : 1.0;
   }
   double fixed_clock(const Cta& c, double t, double loop) const;
-  static double checked_stretch(double s, const char* what = "segment_stretch");
+  // A stretch, refused (out of line) unless finite and >= 1; the check inlines into the loop start.
+  static double checked_stretch(double s, const char* what = "segment_stretch") {
+    if (std::isfinite(s) && s >= 1.0) return s;
+    refuse_stretch(s, what);
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] static void refuse_stretch(double s, const char* what);
   double sm_slowdown(int64_t sm) const {  // CostModel::sm_spread at the busy share now
     if (!slows_sms_) return 1.0;
     return 1.0 + sm_spread_[static_cast<size_t>(sm)] * static_cast<double>(busy_sms_) /

@@ -43,18 +43,11 @@ struct Candidate {
 // Try-first rank of each best_decompositions() entry (lower first).
 constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
 
-// Every tile's full MAC loop and epilogue spread over all SMs, all of them busy (SimResult::ideal
-// before the makespan factor: the search order only needs the physics).
-double ideal_makespan(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
-                      const GpuShape& gpu, const CostModel& model) {
+// The candidate's ideal makespan (models/cost_model.hpp): the search order only needs the physics.
+double candidate_ideal(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
+                       const GpuShape& gpu, const CostModel& model) {
   const Plan p = plan_schedule("dp", problem, tile, gpu, Reduction::Deterministic, cluster).plan;
-  const SimOptions opt = sim_options_for(gpu, cluster);
-  Segment whole;
-  whole.k_begin = 0;
-  whole.k_end = p.k_tiles;
-  const CostContext all{gpu.sms, gpu.sms};
-  return static_cast<double>(p.tiles) * (model.mac(p, whole, all) + model.epilogue(p, whole, all)) /
-         static_cast<double>(opt.sms);
+  return ideal_makespan(model, p, simulated_sms(sim_options_for(gpu, cluster)));
 }
 
 bool same_config(const Plan& a, const Plan& b) {
@@ -132,7 +125,7 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
       if (!kernel_has_config(tiles[t], clusters[c])) continue;
       check_config(model, tiles[t], clusters[c]);
       if (resident_clusters(gpu, clusters[c]) < 1) continue;  // needs more SMs than the GPU has
-      const double ideal = ideal_makespan(problem, tiles[t], clusters[c], gpu, model);
+      const double ideal = candidate_ideal(problem, tiles[t], clusters[c], gpu, model);
       for (size_t d = 0; d < nd; ++d) {
         order.push_back(
             Candidate{t, c, d, (t * clusters.size() + c) * nd + d, ideal, kTryFirst[d]});

@@ -64,7 +64,7 @@ TEST_CASE("a dp plan's features, by hand") {
   const lw::Plan p = lw::plan_schedule("dp", lw::Problem{1000, 1000, 1000}, lw::TileShape{}, kH200,
                                        lw::Reduction::Deterministic)
                          .plan;
-  const lw::ResidualFeatures x = lw::residual_features(p, 132);
+  const lw::ResidualFeatures x = lw::residual_features(p, 132, 250.0);
   CHECK(x[index_of("m")] == 1000.0f);
   CHECK(x[index_of("tile_n")] == 128.0f);
   CHECK(x[index_of("cluster_ctas")] == 1.0f);
@@ -78,6 +78,12 @@ TEST_CASE("a dp plan's features, by hand") {
   CHECK(x[index_of("split_mode")] == 0.0f);
   CHECK(x[index_of("dp_tiles")] == 64.0f);
   CHECK(x[index_of("separate_reduction")] == 0.0f);
+  // An ideal makespan of 250 us: ln 250, and 2 x 10^9 FLOP / 250 us = 8 TFLOP/s.
+  CHECK(x[index_of("log_ideal")] == doctest::Approx(std::log(250.0)));
+  CHECK(x[index_of("ideal_flop_rate")] == doctest::Approx(8.0));
+  const lw::ResidualFeatures none = lw::residual_features(p, 132, 0.0);  // no ideal: both 0
+  CHECK(none[index_of("log_ideal")] == 0.0f);
+  CHECK(none[index_of("ideal_flop_rate")] == 0.0f);
 }
 
 // splitk:4 of 4096 x 4096 x 4096 on 256x128 tiles in 2x1 clusters: 16 x 32 = 512 CTA tiles, 64
@@ -87,7 +93,7 @@ TEST_CASE("a clustered split-K plan's features count CTAs") {
       lw::plan_schedule("splitk:4", lw::Problem{4096, 4096, 4096}, lw::TileShape{128, 256, 64},
                         kH200, lw::Reduction::Deterministic, lw::ClusterShape{2, 1})
           .plan;
-  const lw::ResidualFeatures x = lw::residual_features(p, 132);
+  const lw::ResidualFeatures x = lw::residual_features(p, 132, 1.0);
   CHECK(x[index_of("cluster_ctas")] == 2.0f);
   CHECK(x[index_of("cta_tiles")] == 512.0f);
   CHECK(x[index_of("k_align")] == 128.0f);
@@ -143,6 +149,46 @@ TEST_CASE("the JSON form round-trips and names its features") {
   CHECK(error_of([&] {
           lw::ResidualTrees::from_json(nlohmann::json::array(), "f.json");
         }).rfind("f.json: ", 0) == 0);
+}
+
+// Files fitted before the ideal makespan features (r14 and older) name the first 20 and load as
+// such; a tree of theirs reading a later feature is refused.
+TEST_CASE("trees over the plan features alone still load") {
+  const lw::ResidualTrees t(0.05, {k_then_sms()}, lw::kPlanResidualFeatures);
+  CHECK_FALSE(t.uses_ideal());
+  const nlohmann::json j = t.to_json();
+  CHECK(j["features"].size() == lw::kPlanResidualFeatures);
+  const lw::ResidualTrees back = lw::ResidualTrees::from_json(j, "old.json");
+  CHECK_FALSE(back.uses_ideal());
+  CHECK(back.log_factor(with(100, 64)) == t.log_factor(with(100, 64)));
+  CHECK(lw::ResidualTrees(0.0, {k_then_sms()}).uses_ideal());
+  lw::ResidualTree reads_ideal = constant(0.0);
+  reads_ideal = {{feat("log_ideal"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {1.0f, 0, 0}, {0, 0, 0}};
+  CHECK(error_of([&] {
+          lw::ResidualTrees(0.0, {reads_ideal}, lw::kPlanResidualFeatures);
+        }).rfind("residual tree 0: node 0 has a bad feature", 0) == 0);
+  CHECK(error_of([&] { lw::ResidualTrees(0.0, {}, 7); }).find("7 features") != std::string::npos);
+}
+
+// Unit model, 1408 x 1440 x 4096 dp on 128x128x64: 132 CTAs of 66 time units on 132 SMs, ideal
+// 132 x 66 / 132 = 66. A tree doubling plans whose ideal exceeds 60 (ln 60 = 4.09 < ln 66) doubles
+// it: the simulator hands the trees the ideal (without it both features are 0: no change).
+TEST_CASE("the simulator gives the trees the plan's ideal makespan") {
+  auto model = lw::make_model("unit", {}, lw::GpuSpec{});
+  const lw::Plan p = lw::plan_schedule("dp", lw::Problem{1408, 1440, 4096}, lw::TileShape{}, kH200,
+                                       lw::Reduction::Deterministic)
+                         .plan;
+  CHECK(lw::ideal_makespan(*model, p, 132) == doctest::Approx(66.0));
+  const lw::ResidualTree big_ideal{{feat("log_ideal"), -1, -1},
+                                   {1, -1, -1},
+                                   {2, -1, -1},
+                                   {static_cast<float>(std::log(60.0)), 0, 0},
+                                   {0, 0.0, std::log(2.0)}};
+  model->set_residual_trees(std::make_shared<const lw::ResidualTrees>(0.0, std::vector{big_ideal}));
+  lw::Simulator sim;
+  const lw::SimResult& r = sim.run(p, *model, lw::SimOptions{});
+  CHECK(r.makespan == doctest::Approx(132.0));
+  CHECK(r.efficiency == doctest::Approx(1.0));  // the ideal carries the factor too
 }
 
 // Unit model, 1408 x 1440 x 4096 dp on 128x128x64: 132 tiles in one wave, 64 + 2 = 66
