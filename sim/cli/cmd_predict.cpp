@@ -98,8 +98,8 @@ bool uses_tile_option(const std::vector<std::string>& schedules) {
 
 // One warning line on stderr when cases lie outside what the model file was calibrated on: other
 // shapes or SM counts than its training rows' (its residual trees give such cases the nearest
-// trained leaf's factor), a tile the kernels lack, or another GPU than the one it was measured on (its rates are that
-// GPU's). The predictions are printed all the same.
+// trained leaf's factor), a tile the kernels lack, or another GPU than the one it was measured on
+// (its rates are that GPU's). The predictions are printed all the same.
 void warn_outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
                               const std::vector<Problem>& shapes, const PredictSetup& setup,
                               const std::vector<std::string>& schedules) {
