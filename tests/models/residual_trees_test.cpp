@@ -162,8 +162,8 @@ TEST_CASE("trees over the plan features alone still load") {
   CHECK_FALSE(back.uses_ideal());
   CHECK(back.log_factor(with(100, 64)) == t.log_factor(with(100, 64)));
   CHECK(lw::ResidualTrees(0.0, {k_then_sms()}).uses_ideal());
-  lw::ResidualTree reads_ideal = constant(0.0);
-  reads_ideal = {{feat("log_ideal"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {1.0f, 0, 0}, {0, 0, 0}};
+  const lw::ResidualTree reads_ideal{
+      {feat("log_ideal"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {1.0f, 0, 0}, {0, 0, 0}};
   CHECK(error_of([&] {
           lw::ResidualTrees(0.0, {reads_ideal}, lw::kPlanResidualFeatures);
         }).rfind("residual tree 0: node 0 has a bad feature", 0) == 0);
