@@ -133,9 +133,22 @@ inline double ideal_makespan(const CostModel& model, const Plan& p, int64_t sms)
          slots;
 }
 
+// What `model` predicts about plan `p` on `sms` SMs before it runs, for the residual trees: the
+// ideal makespan, and a full tile's MAC loop with all `sms` SMs busy against one SM busy (1 for a
+// model whose costs do not depend on load; 0 when the loop costs nothing).
+inline PhysicsFeatures physics_features(const CostModel& model, const Plan& p, int64_t sms) {
+  Segment whole;
+  whole.k_begin = 0;
+  whole.k_end = p.k_tiles;
+  const double alone = model.mac(p, whole, CostContext{sms, 1});
+  const double loaded = model.mac(p, whole, CostContext{sms, sms});
+  return {ideal_makespan(model, p, sms), alone > 0 ? loaded / alone : 0.0};
+}
+
 inline double CostModel::makespan_factor(const Plan& p, int64_t sms) const {
   if (!residual_) return 1.0;
-  return residual_->factor(p, sms, residual_->uses_ideal() ? ideal_makespan(*this, p, sms) : 0.0);
+  return residual_->factor(
+      p, sms, residual_->reads_physics() ? physics_features(*this, p, sms) : PhysicsFeatures{});
 }
 
 }  // namespace lw
