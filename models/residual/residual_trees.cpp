@@ -90,7 +90,7 @@ const std::array<const char*, kResidualFeatures>& residual_feature_names() {
                                                                    "separate_reduction",
                                                                    "log_ideal",
                                                                    "ideal_flop_rate",
-                                                                   "load_slowdown"};
+                                                                   "chip_load_slowdown"};
   return names;
 }
 
@@ -130,7 +130,7 @@ ResidualFeatures residual_features(const Plan& p, int64_t sms, const PhysicsFeat
           p.separate_reduction ? 1.0f : 0.0f,
           log_ideal(physics.ideal),
           ideal_flop_rate(p.problem, physics.ideal),
-          ratio_feature(physics.load_slowdown)};
+          ratio_feature(physics.chip_load_slowdown)};
 }
 
 ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees, size_t features)

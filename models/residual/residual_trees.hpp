@@ -15,16 +15,17 @@ namespace lw {
 
 // What the physics predicts about a plan before it runs (physics_features in
 // models/cost_model.hpp, from the cost model the trees correct): its ideal makespan (the model's
-// time unit: us for fitted models) and how much a full tile's MAC loop slows when every SM is busy
-// against one SM alone (the load the shared L2 and DRAM pipes see). 0: unknown.
+// time unit: us for fitted models) and how much a full tile's MAC loop slows with the whole chip's
+// SMs busy against one SM alone (the load the shared L2 and DRAM pipes see; a property of the
+// config on the chip, the same on every partition). 0: unknown.
 struct PhysicsFeatures {
   double ideal = 0;
-  double load_slowdown = 0;
+  double chip_load_slowdown = 0;
 };
 
 // The features, in this order (residual_feature_names()); counts are CTAs and CTA tiles. The last
 // three come from PhysicsFeatures: ln ideal, the FLOP rate the ideal implies, and the load
-// slowdown. Files fitted before them name only a prefix (r14 and older the first
+// slowdown at the chip's load. Files fitted before them name only a prefix (r14 and older the first
 // kPlanResidualFeatures, r15 the first kIdealResidualFeatures) and their trees never read the rest.
 constexpr size_t kResidualFeatures = 23;
 constexpr size_t kIdealResidualFeatures = 22;

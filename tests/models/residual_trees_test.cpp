@@ -82,14 +82,14 @@ TEST_CASE("a dp plan's features, by hand") {
   // An ideal makespan of 250 us: ln 250, and 2 x 10^9 FLOP / 250 us = 8 TFLOP/s.
   CHECK(x[index_of("log_ideal")] == doctest::Approx(std::log(250.0)));
   CHECK(x[index_of("ideal_flop_rate")] == doctest::Approx(8.0));
-  CHECK(x[index_of("load_slowdown")] == 1.5f);
+  CHECK(x[index_of("chip_load_slowdown")] == 1.5f);
   const lw::ResidualFeatures none = lw::residual_features(p, 132, {});  // no physics: all 0
   CHECK(none[index_of("log_ideal")] == 0.0f);
   CHECK(none[index_of("ideal_flop_rate")] == 0.0f);
-  CHECK(none[index_of("load_slowdown")] == 0.0f);
+  CHECK(none[index_of("chip_load_slowdown")] == 0.0f);
   const lw::ResidualFeatures bad = lw::residual_features(p, 132, {NAN, INFINITY});
   CHECK(bad[index_of("log_ideal")] == 0.0f);
-  CHECK(bad[index_of("load_slowdown")] == 0.0f);
+  CHECK(bad[index_of("chip_load_slowdown")] == 0.0f);
 }
 
 // splitk:4 of 4096 x 4096 x 4096 on 256x128 tiles in 2x1 clusters: 16 x 32 = 512 CTA tiles, 64
@@ -182,15 +182,16 @@ TEST_CASE("trees over a prefix of the features still load") {
   CHECK(j15["features"].back() == "ideal_flop_rate");
   CHECK(lw::ResidualTrees::from_json(j15, "r15.json").features() == lw::kIdealResidualFeatures);
   CHECK(error_of([&] {
-          lw::ResidualTrees(0.0, {reads("load_slowdown")}, lw::kIdealResidualFeatures);
+          lw::ResidualTrees(0.0, {reads("chip_load_slowdown")}, lw::kIdealResidualFeatures);
         }).rfind("residual tree 0: node 0 has a bad feature", 0) == 0);
   CHECK(error_of([&] { lw::ResidualTrees(0.0, {}, 7); }).find("7 features") != std::string::npos);
   CHECK(error_of([&] { lw::ResidualTrees(0.0, {}, 21); }).find("21 features") != std::string::npos);
 }
 
 // A bandwidth-bound roofline (tensor rate out of reach) costs a MAC loop in proportion to the busy
-// SMs: all 132 busy take 132 times one alone. The unit model's costs ignore load: 1.
-TEST_CASE("physics features: the load slowdown of a full tile's MAC loop") {
+// SMs: the whole chip's 132 busy take 132 times one alone, on the chip and on a 64-SM partition of
+// it alike (a model of unknown chip takes the run's 64). The unit model's costs ignore load: 1.
+TEST_CASE("physics features: a full tile's MAC loop slowed by the chip's load") {
   const lw::Plan p = lw::plan_schedule("dp", lw::Problem{8192, 8192, 8192}, lw::TileShape{}, kH200,
                                        lw::Reduction::Deterministic)
                          .plan;
@@ -198,10 +199,14 @@ TEST_CASE("physics features: the load slowdown of a full tile's MAC loop") {
   bandwidth_bound.bf16_dense_tflops *= 1e6;
   const auto roofline = lw::make_model("roofline", {}, bandwidth_bound);
   const lw::PhysicsFeatures rf = lw::physics_features(*roofline, p, 132);
-  CHECK(rf.load_slowdown == doctest::Approx(132.0));
+  CHECK(rf.chip_load_slowdown == doctest::Approx(132.0));
   CHECK(rf.ideal == doctest::Approx(lw::ideal_makespan(*roofline, p, 132)));
+  const auto partition = lw::make_model("roofline", {}, lw::gpu_with_sms(64, &bandwidth_bound));
+  CHECK(lw::physics_features(*partition, p, 64).chip_load_slowdown == doctest::Approx(132.0));
+  partition->set_chip_sms(0);
+  CHECK(lw::physics_features(*partition, p, 64).chip_load_slowdown == doctest::Approx(64.0));
   const auto unit = lw::make_model("unit", {}, lw::GpuSpec{});
-  CHECK(lw::physics_features(*unit, p, 132).load_slowdown == 1.0);
+  CHECK(lw::physics_features(*unit, p, 132).chip_load_slowdown == 1.0);
 }
 
 // Unit model, 1408 x 1440 x 4096 dp on 128x128x64: 132 CTAs of 66 time units on 132 SMs, ideal
@@ -225,7 +230,7 @@ TEST_CASE("the simulator gives the trees the physics features") {
   CHECK(r.makespan == doctest::Approx(132.0));
   CHECK(r.efficiency == doctest::Approx(1.0));  // the ideal carries the factor too
   // A tree that doubles plans slowing by at least 1/2 under load (the unit model's 1) doubles it.
-  const lw::ResidualTree slows{{feat("load_slowdown"), -1, -1},
+  const lw::ResidualTree slows{{feat("chip_load_slowdown"), -1, -1},
                                {1, -1, -1},
                                {2, -1, -1},
                                {0.5f, 0, 0},
