@@ -115,14 +115,9 @@ class CostModel {
   }
   const ResidualTrees* residual_trees() const { return residual_.get(); }
   double makespan_factor(const Plan& p, int64_t sms) const;
-  // SMs of the whole chip the model was made for (a partition's chip too; make_model sets it from
-  // the GpuSpec); 0 = unknown.
-  void set_chip_sms(int64_t sms) { chip_sms_ = sms; }
-  int64_t chip_sms() const { return chip_sms_; }
 
  private:
   std::shared_ptr<const ResidualTrees> residual_;
-  int64_t chip_sms_ = 0;
 };
 
 // Every tile's full MAC loop and epilogue under `model`, spread evenly over the plan's CTA slots
@@ -138,25 +133,9 @@ inline double ideal_makespan(const CostModel& model, const Plan& p, int64_t sms)
          slots;
 }
 
-// What `model` predicts about plan `p` on `sms` SMs before it runs, for the residual trees: the
-// ideal makespan, and a full tile's MAC loop with the whole chip's SMs busy against one SM alone
-// (the chip's load whatever the partition, so the feature describes the config on every SM count;
-// the run's `sms` when the chip is unknown; 1 for a model whose costs ignore load, 0 when the loop
-// costs nothing).
-inline PhysicsFeatures physics_features(const CostModel& model, const Plan& p, int64_t sms) {
-  Segment whole;
-  whole.k_begin = 0;
-  whole.k_end = p.k_tiles;
-  const int64_t chip = model.chip_sms() > 0 ? model.chip_sms() : sms;
-  const double alone = model.mac(p, whole, CostContext{sms, 1});
-  const double loaded = model.mac(p, whole, CostContext{sms, chip});
-  return {ideal_makespan(model, p, sms), alone > 0 ? loaded / alone : 0.0};
-}
-
 inline double CostModel::makespan_factor(const Plan& p, int64_t sms) const {
   if (!residual_) return 1.0;
-  return residual_->factor(
-      p, sms, residual_->reads_physics() ? physics_features(*this, p, sms) : PhysicsFeatures{});
+  return residual_->factor(p, sms, residual_->uses_ideal() ? ideal_makespan(*this, p, sms) : 0.0);
 }
 
 }  // namespace lw

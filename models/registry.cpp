@@ -86,9 +86,7 @@ ParamValues parse_param_overrides(const std::string& text) {
 std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues& overrides,
                                       const GpuSpec& gpu) {
   const ModelInfo& info = find_model(name);
-  auto model = info.make(resolve_params(info, overrides), gpu);
-  model->set_chip_sms(whole_chip_sms(gpu));
-  return model;
+  return info.make(resolve_params(info, overrides), gpu);
 }
 
 namespace {
@@ -170,7 +168,6 @@ std::unique_ptr<CostModel> make_model_from_file(ModelFile f, const ParamValues& 
   const ModelInfo& info = find_model(f.model);
   for (const auto& [name, value] : overrides) f.params[name] = value;
   auto model = info.make(resolve_params(info, f.params), gpu);
-  model->set_chip_sms(whole_chip_sms(gpu));
   if (f.has_tile) model->set_fitted_tile(f.tile);
   if (!f.clusters.empty()) model->set_fitted_clusters(f.clusters);
   if (f.residual) model->set_residual_trees(f.residual);

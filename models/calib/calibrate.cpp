@@ -252,7 +252,7 @@ void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitO
 }
 
 // Features of every case under the calibrated physics `params`, as the simulator takes them
-// (CostModel::makespan_factor: the plan, and what that physics predicts about it).
+// (CostModel::makespan_factor: the plan, and its ideal makespan under that physics).
 std::vector<ResidualFeatures> case_features(const std::vector<FitCase>& cases,
                                             const ParamValues& params, const GpuSpec& preset) {
   std::vector<ResidualFeatures> out(cases.size());
@@ -265,7 +265,7 @@ std::vector<ResidualFeatures> case_features(const std::vector<FitCase>& cases,
       const FitCase& c = cases[i];
       const SimOptions opt = sim_options_for(GpuShape{c.m->sms, c.ctas_per_sm}, c.m->cluster);
       const int64_t simulated = simulated_sms(opt);
-      out[i] = residual_features(c.plan, simulated, physics_features(*model, c.plan, simulated));
+      out[i] = residual_features(c.plan, simulated, ideal_makespan(*model, c.plan, simulated));
     }
   }
   return out;

@@ -19,14 +19,6 @@ float alignment(int64_t x) {
 
 float f(int64_t x) { return static_cast<float>(x); }
 
-// A positive finite ratio as a feature; 0 (unknown) otherwise.
-float ratio_feature(double r) { return r > 0 && std::isfinite(r) ? static_cast<float>(r) : 0.0f; }
-
-// The feature counts a model file may name (prefixes of residual_feature_names()).
-bool known_feature_count(size_t n) {
-  return n == kPlanResidualFeatures || n == kIdealResidualFeatures || n == kResidualFeatures;
-}
-
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kMega = 1e6;  // FLOP per us -> TFLOP/s
 
@@ -68,29 +60,18 @@ std::vector<T> array_of(const nlohmann::json& j, const char* key, const std::str
 }  // namespace
 
 const std::array<const char*, kResidualFeatures>& residual_feature_names() {
-  static const std::array<const char*, kResidualFeatures> names = {"m",
-                                                                   "n",
-                                                                   "k",
-                                                                   "tile_m",
-                                                                   "tile_n",
-                                                                   "cluster_ctas",
-                                                                   "k_align",
-                                                                   "n_align",
-                                                                   "sms",
-                                                                   "cta_tiles",
-                                                                   "k_tiles",
-                                                                   "grid_ctas",
-                                                                   "waves",
-                                                                   "wave_fraction",
-                                                                   "split_mode",
-                                                                   "splits",
-                                                                   "split_tiles",
-                                                                   "split_units",
-                                                                   "dp_tiles",
-                                                                   "separate_reduction",
-                                                                   "log_ideal",
-                                                                   "ideal_flop_rate",
-                                                                   "chip_load_slowdown"};
+  static const std::array<const char*, kResidualFeatures> names = {
+      "m",           "n",
+      "k",           "tile_m",
+      "tile_n",      "cluster_ctas",
+      "k_align",     "n_align",
+      "sms",         "cta_tiles",
+      "k_tiles",     "grid_ctas",
+      "waves",       "wave_fraction",
+      "split_mode",  "splits",
+      "split_tiles", "split_units",
+      "dp_tiles",    "separate_reduction",
+      "log_ideal",   "ideal_flop_rate"};
   return names;
 }
 
@@ -105,7 +86,7 @@ float ideal_flop_rate(const Problem& pr, double ideal) {
   return ideal > 0 && std::isfinite(ideal) ? static_cast<float>(flops / ideal / kMega) : 0.0f;
 }
 
-ResidualFeatures residual_features(const Plan& p, int64_t sms, const PhysicsFeatures& physics) {
+ResidualFeatures residual_features(const Plan& p, int64_t sms, double ideal) {
   const int64_t ctas = cluster_size(p);
   const double waves = static_cast<double>(p.tiles * ctas) / static_cast<double>(sms);
   return {f(p.problem.m),
@@ -128,19 +109,17 @@ ResidualFeatures residual_features(const Plan& p, int64_t sms, const PhysicsFeat
           f(p.split_units * ctas),
           f((p.tiles - p.split_tiles) * ctas),
           p.separate_reduction ? 1.0f : 0.0f,
-          log_ideal(physics.ideal),
-          ideal_flop_rate(p.problem, physics.ideal),
-          ratio_feature(physics.chip_load_slowdown)};
+          log_ideal(ideal),
+          ideal_flop_rate(p.problem, ideal)};
 }
 
 ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees, size_t features)
     : base_(base), features_(features), trees_(std::move(trees)) {
   if (!std::isfinite(base_)) throw std::invalid_argument("residual trees: base is not finite");
-  if (!known_feature_count(features_)) {
+  if (features_ != kPlanResidualFeatures && features_ != kResidualFeatures) {
     throw std::invalid_argument("residual trees: " + std::to_string(features_) +
                                 " features (expected " + std::to_string(kPlanResidualFeatures) +
-                                ", " + std::to_string(kIdealResidualFeatures) + " or " +
-                                std::to_string(kResidualFeatures) + ")");
+                                " or " + std::to_string(kResidualFeatures) + ")");
   }
   for (size_t i = 0; i < trees_.size(); ++i) check_tree(trees_[i], i, features_);
   flatten();
@@ -172,10 +151,9 @@ ResidualTrees ResidualTrees::from_json(const nlohmann::json& j, const std::strin
   const auto named = [&](size_t n) {
     return nlohmann::json(std::vector<std::string>(names.begin(), names.begin() + n));
   };
-  size_t features = 0;
-  for (const size_t n : {kPlanResidualFeatures, kIdealResidualFeatures, kResidualFeatures}) {
-    if (j["features"] == named(n)) features = n;
-  }
+  const size_t features = j["features"] == named(kResidualFeatures)       ? kResidualFeatures
+                          : j["features"] == named(kPlanResidualFeatures) ? kPlanResidualFeatures
+                                                                          : 0;
   if (features == 0) {
     throw std::invalid_argument(where + ": \"residual_trees\" was fitted on other features");
   }
@@ -219,8 +197,8 @@ double ResidualTrees::log_factor(const ResidualFeatures& x) const {
   return sum;
 }
 
-double ResidualTrees::factor(const Plan& p, int64_t sms, const PhysicsFeatures& physics) const {
-  return std::exp(log_factor(residual_features(p, sms, physics)));
+double ResidualTrees::factor(const Plan& p, int64_t sms, double ideal) const {
+  return std::exp(log_factor(residual_features(p, sms, ideal)));
 }
 
 size_t ResidualTrees::nodes() const {

@@ -13,28 +13,17 @@
 
 namespace lw {
 
-// What the physics predicts about a plan before it runs (physics_features in
-// models/cost_model.hpp, from the cost model the trees correct): its ideal makespan (the model's
-// time unit: us for fitted models) and how much a full tile's MAC loop slows with the whole chip's
-// SMs busy against one SM alone (the load the shared L2 and DRAM pipes see; a property of the
-// config on the chip, the same on every partition). 0: unknown.
-struct PhysicsFeatures {
-  double ideal = 0;
-  double chip_load_slowdown = 0;
-};
-
 // The features, in this order (residual_feature_names()); counts are CTAs and CTA tiles. The last
-// three come from PhysicsFeatures: ln ideal, the FLOP rate the ideal implies, and the load
-// slowdown at the chip's load. Files fitted before them name only a prefix (r14 and older the first
-// kPlanResidualFeatures, r15 the first kIdealResidualFeatures) and their trees never read the rest.
-constexpr size_t kResidualFeatures = 23;
-constexpr size_t kIdealResidualFeatures = 22;
+// two are the physics' ideal makespan (ideal_makespan in models/cost_model.hpp, the cost model's
+// time unit: us for fitted models) and the FLOP rate it implies; files fitted before them (r14
+// and older) name only the first kPlanResidualFeatures and their trees never read the others.
+constexpr size_t kResidualFeatures = 22;
 constexpr size_t kPlanResidualFeatures = 20;
 using ResidualFeatures = std::array<float, kResidualFeatures>;
 const std::array<const char*, kResidualFeatures>& residual_feature_names();
 // What plan `p` on `sms` SMs (of the whole partition, cluster CTAs counted singly) is, with
-// `physics` what the physics the trees correct predicts about it.
-ResidualFeatures residual_features(const Plan& p, int64_t sms, const PhysicsFeatures& physics);
+// `ideal` the plan's ideal makespan under the physics the trees correct.
+ResidualFeatures residual_features(const Plan& p, int64_t sms, double ideal);
 
 // One regression tree in flat arrays (node 0 is the root). An inner node sends x to `left` when
 // x[feature] < threshold (in float, as the trainer compares), else to `right`; a leaf (feature
@@ -48,8 +37,8 @@ struct ResidualTree {
 class ResidualTrees {
  public:
   ResidualTrees() = default;
-  // Trees over the first `features` features (kPlanResidualFeatures, kIdealResidualFeatures or
-  // kResidualFeatures); throws on a malformed tree or one that reads a feature past them.
+  // Trees over the first `features` features (kPlanResidualFeatures or kResidualFeatures); throws
+  // on a malformed tree or one that reads a feature past them.
   ResidualTrees(double base, std::vector<ResidualTree> trees, size_t features = kResidualFeatures);
   // From a model file's "residual_trees"; throws std::invalid_argument (one line, `where` first).
   static ResidualTrees from_json(const nlohmann::json& j, const std::string& where);
@@ -57,12 +46,11 @@ class ResidualTrees {
 
   // ln(measured / simulated) the trees predict for features `x`: base + every tree's leaf.
   double log_factor(const ResidualFeatures& x) const;
-  // The factor the simulated makespan of plan `p` on `sms` SMs is multiplied by (`physics`: as
-  // for residual_features; read only when reads_physics()).
-  double factor(const Plan& p, int64_t sms, const PhysicsFeatures& physics) const;
-  // Whether the trees were fitted on physics features (else PhysicsFeatures{} will do).
-  bool reads_physics() const { return features_ > kPlanResidualFeatures; }
-  size_t features() const { return features_; }
+  // The factor the simulated makespan of plan `p` on `sms` SMs is multiplied by (`ideal`: as for
+  // residual_features; read only when uses_ideal()).
+  double factor(const Plan& p, int64_t sms, double ideal) const;
+  // Whether the trees were fitted on the ideal-makespan features (else any `ideal` will do).
+  bool uses_ideal() const { return features_ > kPlanResidualFeatures; }
   size_t size() const { return trees_.size(); }
   size_t nodes() const;
 

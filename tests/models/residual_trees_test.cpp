@@ -10,7 +10,6 @@
 #include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/gpu/simulator.hpp"
 #include "sim/predict/best.hpp"
 
@@ -65,7 +64,7 @@ TEST_CASE("a dp plan's features, by hand") {
   const lw::Plan p = lw::plan_schedule("dp", lw::Problem{1000, 1000, 1000}, lw::TileShape{}, kH200,
                                        lw::Reduction::Deterministic)
                          .plan;
-  const lw::ResidualFeatures x = lw::residual_features(p, 132, {250.0, 1.5});
+  const lw::ResidualFeatures x = lw::residual_features(p, 132, 250.0);
   CHECK(x[index_of("m")] == 1000.0f);
   CHECK(x[index_of("tile_n")] == 128.0f);
   CHECK(x[index_of("cluster_ctas")] == 1.0f);
@@ -82,14 +81,9 @@ TEST_CASE("a dp plan's features, by hand") {
   // An ideal makespan of 250 us: ln 250, and 2 x 10^9 FLOP / 250 us = 8 TFLOP/s.
   CHECK(x[index_of("log_ideal")] == doctest::Approx(std::log(250.0)));
   CHECK(x[index_of("ideal_flop_rate")] == doctest::Approx(8.0));
-  CHECK(x[index_of("chip_load_slowdown")] == 1.5f);
-  const lw::ResidualFeatures none = lw::residual_features(p, 132, {});  // no physics: all 0
+  const lw::ResidualFeatures none = lw::residual_features(p, 132, 0.0);  // no ideal: both 0
   CHECK(none[index_of("log_ideal")] == 0.0f);
   CHECK(none[index_of("ideal_flop_rate")] == 0.0f);
-  CHECK(none[index_of("chip_load_slowdown")] == 0.0f);
-  const lw::ResidualFeatures bad = lw::residual_features(p, 132, {NAN, INFINITY});
-  CHECK(bad[index_of("log_ideal")] == 0.0f);
-  CHECK(bad[index_of("chip_load_slowdown")] == 0.0f);
 }
 
 // splitk:4 of 4096 x 4096 x 4096 on 256x128 tiles in 2x1 clusters: 16 x 32 = 512 CTA tiles, 64
@@ -99,7 +93,7 @@ TEST_CASE("a clustered split-K plan's features count CTAs") {
       lw::plan_schedule("splitk:4", lw::Problem{4096, 4096, 4096}, lw::TileShape{128, 256, 64},
                         kH200, lw::Reduction::Deterministic, lw::ClusterShape{2, 1})
           .plan;
-  const lw::ResidualFeatures x = lw::residual_features(p, 132, {1.0, 1.0});
+  const lw::ResidualFeatures x = lw::residual_features(p, 132, 1.0);
   CHECK(x[index_of("cluster_ctas")] == 2.0f);
   CHECK(x[index_of("cta_tiles")] == 512.0f);
   CHECK(x[index_of("k_align")] == 128.0f);
@@ -157,63 +151,29 @@ TEST_CASE("the JSON form round-trips and names its features") {
         }).rfind("f.json: ", 0) == 0);
 }
 
-// Files fitted before the physics features (r14 and older) name the first 20, r15's the first 22
-// (no load slowdown); both load as such, and a tree of theirs reading a later feature is refused.
-TEST_CASE("trees over a prefix of the features still load") {
+// Files fitted before the ideal makespan features (r14 and older) name the first 20 and load as
+// such; a tree of theirs reading a later feature is refused.
+TEST_CASE("trees over the plan features alone still load") {
   const lw::ResidualTrees t(0.05, {k_then_sms()}, lw::kPlanResidualFeatures);
-  CHECK_FALSE(t.reads_physics());
+  CHECK_FALSE(t.uses_ideal());
   const nlohmann::json j = t.to_json();
   CHECK(j["features"].size() == lw::kPlanResidualFeatures);
   const lw::ResidualTrees back = lw::ResidualTrees::from_json(j, "old.json");
-  CHECK_FALSE(back.reads_physics());
+  CHECK_FALSE(back.uses_ideal());
   CHECK(back.log_factor(with(100, 64)) == t.log_factor(with(100, 64)));
-  CHECK(lw::ResidualTrees(0.0, {k_then_sms()}).reads_physics());
-  const auto reads = [](const std::string& name) {
-    return lw::ResidualTree{
-        {feat(name), -1, -1}, {1, -1, -1}, {2, -1, -1}, {1.0f, 0, 0}, {0, 0, 0}};
-  };
+  CHECK(lw::ResidualTrees(0.0, {k_then_sms()}).uses_ideal());
+  const lw::ResidualTree reads_ideal{
+      {feat("log_ideal"), -1, -1}, {1, -1, -1}, {2, -1, -1}, {1.0f, 0, 0}, {0, 0, 0}};
   CHECK(error_of([&] {
-          lw::ResidualTrees(0.0, {reads("log_ideal")}, lw::kPlanResidualFeatures);
-        }).rfind("residual tree 0: node 0 has a bad feature", 0) == 0);
-  const lw::ResidualTrees r15(0.0, {reads("ideal_flop_rate")}, lw::kIdealResidualFeatures);
-  CHECK(r15.reads_physics());
-  const nlohmann::json j15 = r15.to_json();
-  CHECK(j15["features"].size() == lw::kIdealResidualFeatures);
-  CHECK(j15["features"].back() == "ideal_flop_rate");
-  CHECK(lw::ResidualTrees::from_json(j15, "r15.json").features() == lw::kIdealResidualFeatures);
-  CHECK(error_of([&] {
-          lw::ResidualTrees(0.0, {reads("chip_load_slowdown")}, lw::kIdealResidualFeatures);
+          lw::ResidualTrees(0.0, {reads_ideal}, lw::kPlanResidualFeatures);
         }).rfind("residual tree 0: node 0 has a bad feature", 0) == 0);
   CHECK(error_of([&] { lw::ResidualTrees(0.0, {}, 7); }).find("7 features") != std::string::npos);
-  CHECK(error_of([&] { lw::ResidualTrees(0.0, {}, 21); }).find("21 features") != std::string::npos);
-}
-
-// A bandwidth-bound roofline (tensor rate out of reach) costs a MAC loop in proportion to the busy
-// SMs: the whole chip's 132 busy take 132 times one alone, on the chip and on a 64-SM partition of
-// it alike (a model of unknown chip takes the run's 64). The unit model's costs ignore load: 1.
-TEST_CASE("physics features: a full tile's MAC loop slowed by the chip's load") {
-  const lw::Plan p = lw::plan_schedule("dp", lw::Problem{8192, 8192, 8192}, lw::TileShape{}, kH200,
-                                       lw::Reduction::Deterministic)
-                         .plan;
-  lw::GpuSpec bandwidth_bound = lw::gpu_preset("h200");
-  bandwidth_bound.bf16_dense_tflops *= 1e6;
-  const auto roofline = lw::make_model("roofline", {}, bandwidth_bound);
-  const lw::PhysicsFeatures rf = lw::physics_features(*roofline, p, 132);
-  CHECK(rf.chip_load_slowdown == doctest::Approx(132.0));
-  CHECK(rf.ideal == doctest::Approx(lw::ideal_makespan(*roofline, p, 132)));
-  const auto partition = lw::make_model("roofline", {}, lw::gpu_with_sms(64, &bandwidth_bound));
-  CHECK(lw::physics_features(*partition, p, 64).chip_load_slowdown == doctest::Approx(132.0));
-  partition->set_chip_sms(0);
-  CHECK(lw::physics_features(*partition, p, 64).chip_load_slowdown == doctest::Approx(64.0));
-  const auto unit = lw::make_model("unit", {}, lw::GpuSpec{});
-  CHECK(lw::physics_features(*unit, p, 132).chip_load_slowdown == 1.0);
 }
 
 // Unit model, 1408 x 1440 x 4096 dp on 128x128x64: 132 CTAs of 66 time units on 132 SMs, ideal
 // 132 x 66 / 132 = 66. A tree doubling plans whose ideal exceeds 60 (ln 60 = 4.09 < ln 66) doubles
-// it: the simulator hands the trees the ideal (without it both features are 0: no change), and
-// the load slowdown likewise.
-TEST_CASE("the simulator gives the trees the physics features") {
+// it: the simulator hands the trees the ideal (without it both features are 0: no change).
+TEST_CASE("the simulator gives the trees the plan's ideal makespan") {
   auto model = lw::make_model("unit", {}, lw::GpuSpec{});
   const lw::Plan p = lw::plan_schedule("dp", lw::Problem{1408, 1440, 4096}, lw::TileShape{}, kH200,
                                        lw::Reduction::Deterministic)
@@ -229,14 +189,6 @@ TEST_CASE("the simulator gives the trees the physics features") {
   const lw::SimResult& r = sim.run(p, *model, lw::SimOptions{});
   CHECK(r.makespan == doctest::Approx(132.0));
   CHECK(r.efficiency == doctest::Approx(1.0));  // the ideal carries the factor too
-  // A tree that doubles plans slowing by at least 1/2 under load (the unit model's 1) doubles it.
-  const lw::ResidualTree slows{{feat("chip_load_slowdown"), -1, -1},
-                               {1, -1, -1},
-                               {2, -1, -1},
-                               {0.5f, 0, 0},
-                               {0, 0.0, std::log(2.0)}};
-  model->set_residual_trees(std::make_shared<const lw::ResidualTrees>(0.0, std::vector{slows}));
-  CHECK(sim.run(p, *model, lw::SimOptions{}).makespan == doctest::Approx(132.0));
 }
 
 // Unit model, 1408 x 1440 x 4096 dp on 128x128x64: 132 tiles in one wave, 64 + 2 = 66
