@@ -8,6 +8,7 @@
 #include "sim/cli/common.hpp"
 #include "sim/cli/compare_plots.hpp"
 #include "sim/cli/compare_table.hpp"
+#include "sim/cli/model_warnings.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/plot/svg.hpp"
 #include "sim/util/atomic_file.hpp"
@@ -57,6 +58,10 @@ int cmd_compare(int argc, char** argv) {
   Progress progress("compare", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
   const auto rows = predict_all(shapes, schedules, setup, &progress);
+  if (const ModelFile* file = fitted_model_file(vm)) {
+    warn_outside_calibration("compare", *file, vm["model"].as<std::string>(), gpu, shapes,
+                             setup.tile, schedules);
+  }
 
   const CompareTable table = compare_table(shapes, schedules, rows, gpu.sms);
   if (!plot_request.path.empty()) {

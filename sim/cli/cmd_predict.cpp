@@ -9,6 +9,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
+#include "sim/cli/model_warnings.hpp"
 #include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
@@ -88,47 +89,6 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
       }
     }
   }
-}
-
-// Whether a schedule other than best (whose candidates are kernel tiles) runs on --tile.
-bool uses_tile_option(const std::vector<std::string>& schedules) {
-  return std::any_of(schedules.begin(), schedules.end(),
-                     [](const std::string& s) { return s != "best"; });
-}
-
-// One warning line on stderr when cases lie outside what the model file was calibrated on: other
-// shapes or SM counts than its training rows' (its residual trees give such cases the nearest
-// trained leaf's factor), a tile the kernels lack, or another GPU than the one it was measured on
-// (its rates are that GPU's). The predictions are printed all the same.
-void warn_outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
-                              const std::vector<Problem>& shapes, const PredictSetup& setup,
-                              const std::vector<std::string>& schedules) {
-  std::vector<std::string> outside;
-  const bool same_gpu = gpu.name == f.gpu || gpu.name.rfind(f.gpu + "@", 0) == 0;
-  if (!f.gpu.empty() && !same_gpu) {
-    outside.push_back("the GPU is " + gpu.name + ", its measurements ran on " + f.gpu);
-  }
-  const TrainingRange& r = f.training_range;
-  if (!r.empty()) {
-    if (uses_tile_option(schedules) && kernel_tile_index(setup.tile) < 0) {
-      outside.push_back("tile " + tile_text(setup.tile) + " is not one of the kernels' (" +
-                        kernel_tiles_text() + "), which its measurements ran");
-    }
-    const auto out =
-        std::count_if(shapes.begin(), shapes.end(), [&](const Problem& p) { return !r.holds(p); });
-    if (out > 0) {
-      outside.push_back(std::to_string(out) + " of " + std::to_string(shapes.size()) +
-                        " shapes lie outside its training rows (" + r.text() + ")");
-    }
-    if (!r.holds_sms(gpu.sms)) {
-      outside.push_back(std::to_string(gpu.sms) + " SMs lie outside its training rows' " +
-                        std::to_string(r.least_sms) + "-" + std::to_string(r.greatest_sms));
-    }
-  }
-  if (outside.empty()) return;
-  std::string line = "lastwave predict: warning: model " + name + " extrapolates: ";
-  for (size_t i = 0; i < outside.size(); ++i) line += (i ? "; " : "") + outside[i];
-  std::cerr << line << "\n";
 }
 
 std::string fmt(const char* f, double v) {
@@ -256,7 +216,8 @@ int cmd_predict(int argc, char** argv) {
   const auto rows = predict_all(shapes, schedules, setup, &progress);
   if (const ModelFile* file = fitted_model_file(vm)) {
     refuse_undetermined(vm, gpu, shapes, schedules, setup, rows, *file);
-    warn_outside_calibration(*file, vm["model"].as<std::string>(), gpu, shapes, setup, schedules);
+    warn_outside_calibration("predict", *file, vm["model"].as<std::string>(), gpu, shapes,
+                             setup.tile, schedules);
   }
   const bool physical = model->time_unit() == "us";
   std::string text;

@@ -56,6 +56,15 @@ grep -qF "warning: model $tmp/ranged.json extrapolates: 2 of 3 shapes lie outsid
   --model "$tmp/ranged.json" -q 2>&1 >/dev/null | grep -qF "extrapolates: tile 64x64x64 is not one of the kernels' (64x128x64,"
 "$lastwave" predict --gpu b200 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
   -q 2>&1 >/dev/null | grep -qF "extrapolates: the GPU is b200, its measurements ran on h200"
+# compare warns alike, naming itself, and prints its table all the same.
+"$lastwave" compare --gpu h200 --sms 8 --shapes "$tmp/ranged.csv" --schedule streamk \
+  --model "$tmp/ranged.json" -q >"$tmp/out.txt" 2>"$tmp/out.err"
+[[ $(wc -l <"$tmp/out.err") -eq 1 ]] && grep -q "^3 shapes on h200" "$tmp/out.txt"
+grep -qF "lastwave compare: warning: model $tmp/ranged.json extrapolates: 2 of 3 shapes lie outside its training rows (M 1-4096, N 128-4096, K 128-8192 on 16-132 SMs); 8 SMs lie outside its training rows' 16-132" "$tmp/out.err"
+"$lastwave" compare --gpu h200 --shapes "$tmp/ranged.csv" --schedule streamk --model "$tmp/ranged.json" \
+  -q 2>&1 >/dev/null | grep -qF "lastwave compare: warning: model $tmp/ranged.json extrapolates: 2 of 3"
+[[ -z $("$lastwave" compare --gpu h200 --m 1536 --n 1536 --k 4096 --schedule streamk \
+  --model "$tmp/ranged.json" -q 2>&1 >/dev/null) ]]
 
 # A Stream-K grid larger than the resident CTAs deadlocks; it is reported, not hung.
 out=$("$lastwave" predict --sms 1 --m 256 --n 128 --k 640 --schedule streamk:3)
