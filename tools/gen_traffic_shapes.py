@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the traffic-like shape sets of issue 8 into configs/shapes/ (fixed seed, reproducible):
-traffic-{train,validation,test,heldout-chooser}.csv (pairwise disjoint) and traffic-partitions.csv
+traffic-{train,validation,test,heldout-chooser,train-extra}.csv (pairwise disjoint) and traffic-partitions.csv
 (the train/validation shapes also measured at 96/64/32/16 SMs and at the SM levels of
 UNSEEN_SMS_LEVELS) and traffic-test-partitions.csv (test shapes measured only at SM counts that no
 training row has). Usage: tools/gen_traffic_shapes.py [DIR]"""
@@ -17,7 +17,10 @@ NK_RANGE = (128, 16384)  # N and K log-uniform, then snapped to a chosen residue
 MAX_FLOP = 2.2e12  # 2MNK cap (8192 x 8192 x 16384): keeps one campaign within its GPU budget
 PARTITION_MAX_FLOP = 3.0e11  # partition shapes run on as few as 16 SMs: smaller ones only
 # (set name, random shapes, LLM projection shapes); train + validation >= 400, test >= 150.
-SETS = [("train", 180, 120), ("validation", 80, 50), ("test", 100, 60), ("heldout-chooser", 130, 80)]
+SETS = [("train", 180, 120), ("validation", 80, 50), ("test", 100, 60), ("heldout-chooser", 130, 80),
+        # More training shapes (drawn after the others, which stay as they were): the residual
+        # trees' validation error still fell with every added training shape (calibration-notes).
+        ("train-extra", 360, 240)]
 PARTITION_COUNTS = {"train": 76, "validation": 32}  # >= 100 shapes at 96/64/32/16 SMs
 TEST_PARTITION_COUNT = 32  # test shapes at the SM counts no training row has (cuda/bench/sm_levels_campaign.sh)
 

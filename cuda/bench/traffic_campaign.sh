@@ -9,7 +9,8 @@
 #      CLUSTERS (132-SM runs; default 1x1,2x1; partitions run 1x1), DEADLINE_S (no call starts
 #      after it; default 500, so one device command returns with whole chunks), SETS (132-SM
 #      shape sets; default "train validation test"), PARTITIONS (space-separated NAME@SMS: shapes
-#      file configs/shapes/traffic-NAME.csv at those SM counts; default partitions@96,64,32,16),
+#      file configs/shapes/traffic-NAME.csv at those SM counts; default partitions@96,64,32,16; empty:
+#      none),
 #      TRACE_SHAPES (8; 0 = no traces).
 set -uo pipefail
 BIN=$1
@@ -19,7 +20,7 @@ SHAPES=configs/shapes
 DECOMPS=dp,splitk:2,splitk:4,streamk,cutlass,two-tile
 TRACE_DECOMPS=dp,splitk:2,streamk,cutlass
 SETS=${SETS-train validation test}  # heldout-chooser: cuda/bench/kernel_campaign.sh (the chooser check)
-PARTITIONS=${PARTITIONS:-partitions@96,64,32,16}
+PARTITIONS=${PARTITIONS-partitions@96,64,32,16}  # set and empty: no partition runs
 TILE_GROUPS=${TILE_GROUPS:-3}
 CLUSTERS=${CLUSTERS:-1x1,2x1}
 DEADLINE_S=${DEADLINE_S:-500}
