@@ -88,7 +88,8 @@ int cmd_calibrate(int argc, char** argv) {
       "the variant into a copy of the checkpoint meanwhile")("quiet,q",
                                                              "no progress line on stderr")(
       "plot", po::value<std::string>(),
-      "SVG of the fitted model's predicted vs measured time per row (log-log, y = x line)");
+      "SVG of the fitted model's predicted vs measured time per validation and test row "
+      "(log-log, y = x line)");
   po::variables_map vm;
   if (!parse_or_help(argc, argv, desc, vm,
                      "lastwave calibrate --measurements FILES --gpu h200 --out MODEL.json "
@@ -145,7 +146,7 @@ int cmd_calibrate(int argc, char** argv) {
         residual_points(r.residuals),
         plot::ScatterSpec{
             "Predicted vs measured (" + opt.gpu + ", every measured tile x cluster)",
-            "fitted calibrated model, every measurement row (train, validation and sealed test)",
+            "fitted calibrated model, every row the fit did not see (validation and sealed test)",
             "us"});
     plot::write_svg(user_path(vm["plot"].as<std::string>()), svg);
   }
