@@ -117,6 +117,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   mac_end_busy_ = kStale;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
   ++run_id_;  // every cached working-set answer is of an earlier run now
+  clock_answer_ = ClockAnswer{};
 }
 
 void Simulator::run_events() {
@@ -549,9 +550,16 @@ void Simulator::start_rated_mac(int64_t cta, double iters) {
   // A slower SM needs more progress of the shared clock for the same iterations.
   const Cta& c = ctas_[cta];
   const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) *
-                                     (throttles_ ? clock_stretch(now_, iter_time_now()) : 1.0);
+                                     (throttles_ ? rated_clock_stretch() : 1.0);
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
+}
+
+// The model's clock stretch for a rated loop starting now, at the cached iteration time there.
+double Simulator::ask_clock_stretch() {
+  const double stretch = clock_stretch(now_, iter_time_now());
+  clock_answer_ = ClockAnswer{now_, busy_sms_, distinct_rows_, distinct_cols_, stretch};
+  return stretch;
 }
 
 // The fixed path's clock stretch of a loop of `loop` time units starting at t.

@@ -141,6 +141,17 @@ class Simulator {
                : 1.0;
   }
   double fixed_clock(const Cta& c, double t, double loop) const;
+  // clock_stretch of a rated loop starting now. The loops of one start batch share the time, the
+  // busy-SM count and the working set (so the iteration time too): the model is asked once for
+  // them.
+  double rated_clock_stretch() {
+    const ClockAnswer& a = clock_answer_;
+    if (a.time == now_ && a.busy == busy_sms_ && a.rows == distinct_rows_ &&
+        a.cols == distinct_cols_)
+      return a.stretch;
+    return ask_clock_stretch();
+  }
+  double ask_clock_stretch();
   // A stretch, refused (out of line) unless finite and >= 1; the check inlines into the loop start.
   static double checked_stretch(double s, const char* what = "segment_stretch") {
     if (std::isfinite(s) && s >= 1.0) return s;
@@ -206,6 +217,13 @@ class Simulator {
   }
   std::vector<WorkingSetAnswer> ws_answers_ = std::vector<WorkingSetAnswer>(kWorkingSetSlots);
   uint64_t run_id_ = 0;
+  // rated_clock_stretch()'s last answer and the context it is for (reset per run: time -1).
+  struct ClockAnswer {
+    double time = -1;
+    int64_t busy = -1, rows = -1, cols = -1;
+    double stretch = 1;
+  };
+  ClockAnswer clock_answer_;
   struct MacEnd {
     uint64_t order;  // the CTA slot: equal ends complete in slot order
   };
