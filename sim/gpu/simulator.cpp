@@ -478,8 +478,7 @@ double Simulator::ask_iter_time() {
   return time;
 }
 
-void Simulator::advance_progress(double t) {
-  if (t == progress_at_) return;
+void Simulator::move_progress(double t) {
   if (!mac_ends_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
   progress_at_ = t;
   mac_end_busy_ = kStale;

@@ -123,7 +123,11 @@ class Simulator {
     return cached > 0 ? cached : ask_iter_time();
   }
   double ask_iter_time();
-  void advance_progress(double t);
+  // Integrates the progress clock up to t; most calls find it there already (inline).
+  void advance_progress(double t) {
+    if (t != progress_at_) move_progress(t);
+  }
+  void move_progress(double t);
   // Asked before every event: recomputed only when the clock, the first loop, the busy-SM count or
   // the working set changed since (the same inputs give the same end).
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
