@@ -118,6 +118,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
   ++run_id_;  // every cached working-set answer is of an earlier run now
   clock_answer_ = ClockAnswer{};
+  iter_now_ = IterNow{};
 }
 
 void Simulator::run_events() {

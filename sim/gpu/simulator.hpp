@@ -108,11 +108,26 @@ class Simulator {
     in_col += delta;
     distinct_rows_ += row_change;
     distinct_cols_ += col_change;
-    if ((row_change | col_change) != 0 && rated_) mac_end_busy_ = kStale;
+    if ((row_change | col_change) != 0 && rated_) {
+      mac_end_busy_ = kStale;
+      ++working_set_version_;
+    }
   }
   void report_deadlock();
   // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
-  double iter_time_now() {  // cached per busy-SM count (and working set, when tracked)
+  // The iteration time now: the last one looked up while the busy-SM count and the working set are
+  // the same (most asks: the clock moved, nothing else), else looked up or asked.
+  double iter_time_now() {
+    const IterNow& last = iter_now_;
+    if (last.busy == busy_sms_ && last.working_set == working_set_version_) return last.time;
+    return look_up_iter_time();
+  }
+  double look_up_iter_time() {
+    const double time = cached_iter_time();
+    iter_now_ = IterNow{busy_sms_, working_set_version_, time};
+    return time;
+  }
+  double cached_iter_time() {  // cached per busy-SM count (and working set, when tracked)
     if (track_working_set_) {
       const WorkingSetAnswer& a = ws_answers_[ws_slot()];
       const bool same = a.run == run_id_ && a.busy == busy_sms_ && a.rows == distinct_rows_ &&
@@ -185,6 +200,14 @@ class Simulator {
   int64_t busy_sms_ = 0;
   std::vector<int32_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
   int64_t distinct_rows_ = 0, distinct_cols_ = 0;
+  uint64_t working_set_version_ = 0;  // counts the changes of distinct_rows_ or distinct_cols_
+  // iter_time_now()'s last answer and the state it holds for (busy -1: none this run).
+  struct IterNow {
+    int64_t busy = -1;
+    uint64_t working_set = 0;
+    double time = 0;
+  };
+  IterNow iter_now_;
   bool track_working_set_ = false;
   PanelLag panel_lag_;  // of the plan, when the model uses it
   bool slows_sms_ = false;
