@@ -485,14 +485,6 @@ void Simulator::move_progress(double t) {
   mac_end_busy_ = kStale;
 }
 
-// When the first MAC loop ends at the current rate (next_mac_end() caches it).
-double Simulator::compute_mac_end() {
-  const double left = std::max(0.0, mac_ends_.top_time() - progress_);
-  mac_end_ = progress_at_ + left * iter_time_now();
-  mac_end_busy_ = busy_sms_;
-  return mac_end_;
-}
-
 // Completes the first MAC loop, which ends at t_mac before any other event; false (and
 // result_.cut_off) when that is past the cutoff.
 bool Simulator::complete_mac_loop(double t_mac) {

@@ -3,6 +3,7 @@
 // separate reduction launch. Costs come from a CostModel; a schedule that cannot finish is reported
 // as a deadlock with its wait cycle.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -146,7 +147,13 @@ class Simulator {
   // Asked before every event: recomputed only when the clock, the first loop, the busy-SM count or
   // the working set changed since (the same inputs give the same end).
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
-  double compute_mac_end();
+  // When the first MAC loop ends at the current rate (inline: it runs at most events' times).
+  double compute_mac_end() {
+    const double left = std::max(0.0, mac_ends_.top_time() - progress_);
+    mac_end_ = progress_at_ + left * iter_time_now();
+    mac_end_busy_ = busy_sms_;
+    return mac_end_;
+  }
   void start_rated_mac(int64_t cta, double iters);
   // CostModel::segment_stretch of the CTA's segment (1 unless the plan's segments stretch).
   double stretch(const Cta& c) const {
