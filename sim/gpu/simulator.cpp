@@ -523,11 +523,13 @@ void Simulator::pop_mac_starts() {
   const double t = mac_starts_[mac_starts_head_].time;
   advance_progress(t);
   now_ = t;
+  // Starting a loop changes neither the busy SMs nor the working set: one clock stretch for all.
+  const double clock = throttles_ ? rated_clock_stretch() : 1.0;
   bool more = true;
   while (more) {
     const MacStart start = mac_starts_[mac_starts_head_++];
     ++result_.events;
-    start_rated_mac(start.cta, start.iters);
+    list_mac_end(start.cta, start.iters, clock);
     more = start.iters > 0 && mac_starts_head_ < mac_starts_.size() &&
            mac_starts_[mac_starts_head_].time == t;
   }
@@ -539,10 +541,15 @@ void Simulator::pop_mac_starts() {
 
 void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
-  // A slower SM needs more progress of the shared clock for the same iterations.
+  list_mac_end(cta, iters, throttles_ ? rated_clock_stretch() : 1.0);
+}
+
+// Lists the end of a loop of `iters` iterations that starts now in CTA slot `cta`, its clock
+// stretched by `clock`. A slower SM needs more progress of the shared clock for the same
+// iterations.
+void Simulator::list_mac_end(int64_t cta, double iters, double clock) {
   const Cta& c = ctas_[cta];
-  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) *
-                                     (throttles_ ? rated_clock_stretch() : 1.0);
+  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) * clock;
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
 }

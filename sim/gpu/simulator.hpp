@@ -155,6 +155,7 @@ class Simulator {
     return mac_end_;
   }
   void start_rated_mac(int64_t cta, double iters);
+  void list_mac_end(int64_t cta, double iters, double clock);
   // CostModel::segment_stretch of the CTA's segment (1 unless the plan's segments stretch).
   double stretch(const Cta& c) const {
     return stretches_ ? checked_stretch(model_->segment_stretch(*plan_, c.seg)) : 1.0;
