@@ -147,7 +147,7 @@ class Simulator {
   // Asked before every event: recomputed only when the clock, the first loop, the busy-SM count or
   // the working set changed since (the same inputs give the same end).
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
-  // When the first MAC loop ends at the current rate (inline: it runs at most events' times).
+  // When the first MAC loop ends at the current rate (inline: asked at most events).
   double compute_mac_end() {
     const double left = std::max(0.0, mac_ends_.top_time() - progress_);
     mac_end_ = progress_at_ + left * iter_time_now();
