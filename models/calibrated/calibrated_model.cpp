@@ -41,6 +41,53 @@ constexpr double kReadAndWrite = 2.0;
 // SM speed classes of sm_speed_spread (slowest = 1 + spread, fastest = 1).
 constexpr double kSpeedClasses = 8.0;
 
+// What a k-tile of a plan computes and moves, none of it a fitted parameter (traffic.hpp). The
+// simulator asks iter_time ~75 times per run, at every new busy-SM count or working set, so it is
+// computed once per plan and thread: the one kept is recomputed when any plan field it reads
+// differs (a new plan).
+struct KtileGeometry {
+  Problem problem{-1, -1, -1};  // the key: every plan field read below
+  TileShape tile;
+  ClusterShape cluster;
+  int64_t tiles_m = -1, tiles_n = -1;
+  double flops = 0, l2_lines = 0, operand_rows = 0, extra_sectors_per_row = 0, operand_bytes = 0,
+         oob_rows = 0, smem_bytes = 0, stages = 0;
+  bool vector_loads = false, clustered = false;
+
+  bool of(const Plan& p) const {
+    return problem.m == p.problem.m && problem.n == p.problem.n && problem.k == p.problem.k &&
+           tile.m == p.tile.m && tile.n == p.tile.n && tile.k == p.tile.k &&
+           cluster.m == p.cluster.m && cluster.n == p.cluster.n && tiles_m == p.tiles_m &&
+           tiles_n == p.tiles_n;
+  }
+};
+
+KtileGeometry compute_ktile_geometry(const Plan& p) {
+  KtileGeometry g;
+  g.problem = p.problem;
+  g.tile = p.tile;
+  g.cluster = p.cluster;
+  g.tiles_m = p.tiles_m;
+  g.tiles_n = p.tiles_n;
+  g.flops = traffic::flops_per_iter(p.tile);
+  g.l2_lines = traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k);
+  g.operand_rows = traffic::cta_operand_rows(p.tile, p.cluster);
+  g.extra_sectors_per_row = traffic::extra_sectors_per_row(p.problem.k);
+  g.operand_bytes = traffic::cta_operand_bytes_per_iter(p.tile, p.cluster);
+  g.oob_rows = traffic::cta_oob_rows(p);
+  g.smem_bytes = traffic::wgmma_smem_bytes_per_iter(p.tile);
+  g.stages = static_cast<double>(wgmma_stages(p.tile));
+  g.vector_loads = traffic::vector_loads(p.problem);
+  g.clustered = clustered(p);
+  return g;
+}
+
+const KtileGeometry& ktile_geometry(const Plan& p) {
+  thread_local KtileGeometry kept;
+  if (!kept.of(p)) kept = compute_ktile_geometry(p);
+  return kept;
+}
+
 }  // namespace
 
 double combine_pipes(double mma, double l2, double dram, double oob, double smem, double latency) {
@@ -114,25 +161,24 @@ class CalibratedModel final : public CostModel {
     return 1.0 + power_throttle_ * chip_share * tensor_share * ramp;
   }
   double iter_time(const Plan& p, const CostContext& c) const override {
+    const KtileGeometry& g = ktile_geometry(p);
     const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
-    const double mma = mma_time(p);
+    const double mma = g.flops / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
     // Per CTA: a cluster's CTAs load multicast slices of the operand they share (traffic.hpp).
-    const double l2 = busy * l2_requests(p) / l2_lines_per_us_;
-    const double dram_bytes =
-        traffic::cta_operand_bytes_per_iter(p.tile, p.cluster) * dram_share(p, busy, c);
+    const double l2 = busy * l2_requests(g) / l2_lines_per_us_;
+    const double dram_bytes = g.operand_bytes * dram_share(p, busy, c);
     const double dram = busy * dram_bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS;
     // Out-of-bounds box rows (zero-filled; ncu: no L2 request, no DRAM byte) hold up the load
     // path at a rate the busy SMs share.
-    const double oob = busy * traffic::cta_oob_rows(p) / oob_rows_per_us_;
+    const double oob = busy * g.oob_rows / oob_rows_per_us_;
     // The tensor cores' operand reads from shared memory, at the SM's own rate.
-    const double smem =
-        traffic::wgmma_smem_bytes_per_iter(p.tile) / (smem_gb_per_s_ * kBytesPerGb) * kUsPerS;
+    const double smem = g.smem_bytes / (smem_gb_per_s_ * kBytesPerGb) * kUsPerS;
     // Little's law on the ring: wgmma_stages(tile) k-tiles of loads in flight, each landing
     // load_latency_us after it was issued.
-    const double latency = load_latency_ / static_cast<double>(wgmma_stages(p.tile));
-    const double cluster = clustered(p) ? cluster_ktile_ : 0.0;
+    const double latency = load_latency_ / g.stages;
+    const double cluster = g.clustered ? cluster_ktile_ : 0.0;
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
-           (traffic::vector_loads(p.problem) ? 0.0 : unaligned_);
+           (g.vector_loads ? 0.0 : unaligned_);
   }
   // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] at the whole chip's
   // full load, assigned in a fixed low-discrepancy order (the golden-ratio Weyl sequence), so any
@@ -214,11 +260,9 @@ class CalibratedModel final : public CostModel {
   }
   // A CTA's L2 requests per k-tile: its lines, and sector_split_lines for each sector a row slice
   // that starts inside a sector touches beyond them.
-  double l2_requests(const Plan& p) const {
-    const double lines = traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k);
-    if (sector_split_ <= 0) return lines;
-    return lines + sector_split_ * traffic::cta_operand_rows(p.tile, p.cluster) *
-                       traffic::extra_sectors_per_row(p.problem.k);
+  double l2_requests(const KtileGeometry& g) const {
+    if (sector_split_ <= 0) return g.l2_lines;
+    return g.l2_lines + sector_split_ * g.operand_rows * g.extra_sectors_per_row;
   }
   // A tile written or read at a segment's end, at the busy SMs' share of tile_io_gb_per_s; nothing
   // at the off rate (model files without the term predict exactly as before).

@@ -1,7 +1,9 @@
 // Residual trees: the plan's features, the flat-array trees' checks, evaluation and JSON form.
 #include "models/residual/residual_trees.hpp"
 
+#include <atomic>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace lw {
@@ -198,7 +200,36 @@ double ResidualTrees::log_factor(const ResidualFeatures& x) const {
 }
 
 double ResidualTrees::factor(const Plan& p, int64_t sms, double ideal) const {
-  return std::exp(log_factor(residual_features(p, sms, ideal)));
+  return std::exp(cached_log_factor(residual_features(p, sms, ideal)));
+}
+
+uint64_t ResidualTrees::next_id() {
+  static std::atomic<uint64_t> ids{0};
+  return ++ids;
+}
+
+// log_factor, remembered per thread for the last few feature vectors: a sweep often simulates one
+// plan again (two-tile is Stream-K below two waves, cutlass often picks dp), and the walk over
+// every tree is the dearest part of a small plan's run. Keyed by the features' bits and the trees'
+// id, so an answer is only ever reused for the same trees and the same input.
+double ResidualTrees::cached_log_factor(const ResidualFeatures& x) const {
+  struct Answer {
+    uint64_t trees = 0;  // id_ of the trees (0: none)
+    ResidualFeatures x{};
+    double log_factor = 0;
+  };
+  constexpr size_t kAnswers = 4;
+  thread_local std::array<Answer, kAnswers> answers;
+  thread_local size_t next = 0;
+  for (const Answer& a : answers) {
+    if (a.trees == id_ && std::memcmp(a.x.data(), x.data(), sizeof(float) * x.size()) == 0) {
+      return a.log_factor;
+    }
+  }
+  Answer& slot = answers[next];
+  next = (next + 1) % kAnswers;
+  slot = Answer{id_, x, log_factor(x)};
+  return slot.log_factor;
 }
 
 size_t ResidualTrees::nodes() const {

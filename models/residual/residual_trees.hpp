@@ -64,7 +64,12 @@ class ResidualTrees {
     double value;          // a leaf's
   };
   void flatten();
+  double cached_log_factor(const ResidualFeatures& x) const;
+  static uint64_t next_id();
 
+  // Tells these trees' answers in a thread's cache (cached_log_factor) from other trees'; a copy
+  // shares it (the same trees give the same answers).
+  uint64_t id_ = next_id();
   double base_ = 0;
   size_t features_ = kResidualFeatures;
   std::vector<ResidualTree> trees_;

@@ -117,6 +117,8 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   mac_end_busy_ = kStale;
   if (rated_) iter_time_by_busy_.assign(static_cast<size_t>(opt_.sms) + 1, -1.0);
   ++run_id_;  // every cached working-set answer is of an earlier run now
+  clock_answer_ = ClockAnswer{};
+  iter_now_ = IterNow{};
 }
 
 void Simulator::run_events() {
@@ -477,19 +479,10 @@ double Simulator::ask_iter_time() {
   return time;
 }
 
-void Simulator::advance_progress(double t) {
-  if (t == progress_at_) return;
+void Simulator::move_progress(double t) {
   if (!mac_ends_.empty() && t > progress_at_) progress_ += (t - progress_at_) / iter_time_now();
   progress_at_ = t;
   mac_end_busy_ = kStale;
-}
-
-// When the first MAC loop ends at the current rate (next_mac_end() caches it).
-double Simulator::compute_mac_end() {
-  const double left = std::max(0.0, mac_ends_.top_time() - progress_);
-  mac_end_ = progress_at_ + left * iter_time_now();
-  mac_end_busy_ = busy_sms_;
-  return mac_end_;
 }
 
 // Completes the first MAC loop, which ends at t_mac before any other event; false (and
@@ -530,11 +523,13 @@ void Simulator::pop_mac_starts() {
   const double t = mac_starts_[mac_starts_head_].time;
   advance_progress(t);
   now_ = t;
+  // Starting a loop changes neither the busy SMs nor the working set: one clock stretch for all.
+  const double clock = throttles_ ? rated_clock_stretch() : 1.0;
   bool more = true;
   while (more) {
     const MacStart start = mac_starts_[mac_starts_head_++];
     ++result_.events;
-    start_rated_mac(start.cta, start.iters);
+    list_mac_end(start.cta, start.iters, clock);
     more = start.iters > 0 && mac_starts_head_ < mac_starts_.size() &&
            mac_starts_[mac_starts_head_].time == t;
   }
@@ -546,12 +541,24 @@ void Simulator::pop_mac_starts() {
 
 void Simulator::start_rated_mac(int64_t cta, double iters) {
   advance_progress(now_);
-  // A slower SM needs more progress of the shared clock for the same iterations.
+  list_mac_end(cta, iters, throttles_ ? rated_clock_stretch() : 1.0);
+}
+
+// Lists the end of a loop of `iters` iterations that starts now in CTA slot `cta`, its clock
+// stretched by `clock`. A slower SM needs more progress of the shared clock for the same
+// iterations.
+void Simulator::list_mac_end(int64_t cta, double iters, double clock) {
   const Cta& c = ctas_[cta];
-  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) *
-                                     (throttles_ ? clock_stretch(now_, iter_time_now()) : 1.0);
+  const double end = progress_ + iters * sm_slowdown(c.sm) * stretch(c) * clock;
   if (mac_ends_.empty() || end < mac_ends_.top_time()) mac_end_busy_ = kStale;
   mac_ends_.push(end, static_cast<uint64_t>(cta));
+}
+
+// The model's clock stretch for a rated loop starting now, at the cached iteration time there.
+double Simulator::ask_clock_stretch() {
+  const double stretch = clock_stretch(now_, iter_time_now());
+  clock_answer_ = ClockAnswer{now_, busy_sms_, distinct_rows_, distinct_cols_, stretch};
+  return stretch;
 }
 
 // The fixed path's clock stretch of a loop of `loop` time units starting at t.

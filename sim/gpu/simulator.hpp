@@ -3,6 +3,7 @@
 // separate reduction launch. Costs come from a CostModel; a schedule that cannot finish is reported
 // as a deadlock with its wait cycle.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -108,11 +109,26 @@ class Simulator {
     in_col += delta;
     distinct_rows_ += row_change;
     distinct_cols_ += col_change;
-    if ((row_change | col_change) != 0 && rated_) mac_end_busy_ = kStale;
+    if ((row_change | col_change) != 0 && rated_) {
+      mac_end_busy_ = kStale;
+      ++working_set_version_;
+    }
   }
   void report_deadlock();
   // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
-  double iter_time_now() {  // cached per busy-SM count (and working set, when tracked)
+  // The iteration time now: the last one looked up while the busy-SM count and the working set are
+  // the same (most asks: the clock moved, nothing else), else looked up or asked.
+  double iter_time_now() {
+    const IterNow& last = iter_now_;
+    if (last.busy == busy_sms_ && last.working_set == working_set_version_) return last.time;
+    return look_up_iter_time();
+  }
+  double look_up_iter_time() {
+    const double time = cached_iter_time();
+    iter_now_ = IterNow{busy_sms_, working_set_version_, time};
+    return time;
+  }
+  double cached_iter_time() {  // cached per busy-SM count (and working set, when tracked)
     if (track_working_set_) {
       const WorkingSetAnswer& a = ws_answers_[ws_slot()];
       const bool same = a.run == run_id_ && a.busy == busy_sms_ && a.rows == distinct_rows_ &&
@@ -123,12 +139,23 @@ class Simulator {
     return cached > 0 ? cached : ask_iter_time();
   }
   double ask_iter_time();
-  void advance_progress(double t);
+  // Integrates the progress clock up to t; most calls find it there already (inline).
+  void advance_progress(double t) {
+    if (t != progress_at_) move_progress(t);
+  }
+  void move_progress(double t);
   // Asked before every event: recomputed only when the clock, the first loop, the busy-SM count or
   // the working set changed since (the same inputs give the same end).
   double next_mac_end() { return mac_end_busy_ == busy_sms_ ? mac_end_ : compute_mac_end(); }
-  double compute_mac_end();
+  // When the first MAC loop ends at the current rate (inline: asked at most events).
+  double compute_mac_end() {
+    const double left = std::max(0.0, mac_ends_.top_time() - progress_);
+    mac_end_ = progress_at_ + left * iter_time_now();
+    mac_end_busy_ = busy_sms_;
+    return mac_end_;
+  }
   void start_rated_mac(int64_t cta, double iters);
+  void list_mac_end(int64_t cta, double iters, double clock);
   // CostModel::segment_stretch of the CTA's segment (1 unless the plan's segments stretch).
   double stretch(const Cta& c) const {
     return stretches_ ? checked_stretch(model_->segment_stretch(*plan_, c.seg)) : 1.0;
@@ -141,6 +168,17 @@ class Simulator {
                : 1.0;
   }
   double fixed_clock(const Cta& c, double t, double loop) const;
+  // clock_stretch of a rated loop starting now. The loops of one start batch share the time, the
+  // busy-SM count and the working set (so the iteration time too): the model is asked once for
+  // them.
+  double rated_clock_stretch() {
+    const ClockAnswer& a = clock_answer_;
+    if (a.time == now_ && a.busy == busy_sms_ && a.rows == distinct_rows_ &&
+        a.cols == distinct_cols_)
+      return a.stretch;
+    return ask_clock_stretch();
+  }
+  double ask_clock_stretch();
   // A stretch, refused (out of line) unless finite and >= 1; the check inlines into the loop start.
   static double checked_stretch(double s, const char* what = "segment_stretch") {
     if (std::isfinite(s) && s >= 1.0) return s;
@@ -170,6 +208,14 @@ class Simulator {
   int64_t busy_sms_ = 0;
   std::vector<int32_t> rows_in_flight_, cols_in_flight_;  // segments in flight per tile row/col
   int64_t distinct_rows_ = 0, distinct_cols_ = 0;
+  uint64_t working_set_version_ = 0;  // counts the changes of distinct_rows_ or distinct_cols_
+  // iter_time_now()'s last answer and the state it holds for (busy -1: none this run).
+  struct IterNow {
+    int64_t busy = -1;
+    uint64_t working_set = 0;
+    double time = 0;
+  };
+  IterNow iter_now_;
   bool track_working_set_ = false;
   PanelLag panel_lag_;  // of the plan, when the model uses it
   bool slows_sms_ = false;
@@ -206,6 +252,13 @@ class Simulator {
   }
   std::vector<WorkingSetAnswer> ws_answers_ = std::vector<WorkingSetAnswer>(kWorkingSetSlots);
   uint64_t run_id_ = 0;
+  // rated_clock_stretch()'s last answer and the context it is for (reset per run: time -1).
+  struct ClockAnswer {
+    double time = -1;
+    int64_t busy = -1, rows = -1, cols = -1;
+    double stretch = 1;
+  };
+  ClockAnswer clock_answer_;
   struct MacEnd {
     uint64_t order;  // the CTA slot: equal ends complete in slot order
   };
