@@ -10,6 +10,7 @@ PACKAGES=(
   libeigen3-dev
   libxgboost-dev
   libssl-dev
+  zlib1g-dev
   clang-format
   clang
   libclang-rt-dev

@@ -71,6 +71,12 @@ FitOptions staged(const CalibrationRun& run, FitOptions fo, size_t index, const 
 
 void check_options(const CalibrateOptions& opt) {
   if (opt.measurements.empty()) throw std::invalid_argument("give --measurements FILE...");
+  for (const auto& f : opt.physics_measurements) {
+    if (std::find(opt.measurements.begin(), opt.measurements.end(), f) == opt.measurements.end()) {
+      throw std::invalid_argument("--physics-measurements: '" + f +
+                                  "' is not one of the --measurements files");
+    }
+  }
   if (!(opt.holdout > 0 && opt.holdout < 1)) {
     throw std::invalid_argument("--holdout must be in (0, 1)");
   }
@@ -103,6 +109,8 @@ void split_cases(CalibrationRun& run) {
   const CalibrateOptions& opt = *run.opt;
   const std::set<std::string> validation_files(opt.validation.begin(), opt.validation.end());
   const std::set<std::string> test_files(opt.test.begin(), opt.test.end());
+  const std::vector<std::string>& physics = physics_files(opt);
+  const std::set<std::string> physics_files_set(physics.begin(), physics.end());
   run.cases = build_cases(run.ms, opt.tile, run.preset.ctas_per_sm);
   for (size_t i = 0; i < run.cases.size(); ++i) {
     const Measurement& m = *run.cases[i].m;
@@ -114,10 +122,14 @@ void split_cases(CalibrationRun& run) {
     const bool held = opt.validation.empty() ? held_out(m.problem, opt.holdout, opt.seed)
                                              : validation_files.count(m.file) > 0;
     (held ? run.split.held : run.split.train).push_back(i);
+    if (!held && physics_files_set.count(m.file)) run.split.physics.push_back(i);
   }
   if (run.split.train.empty() || run.split.held.empty()) {
     throw std::invalid_argument(
         "the split left no training or no held-out rows; change --seed or --holdout");
+  }
+  if (run.split.physics.empty()) {
+    throw std::invalid_argument("--physics-measurements: those files hold no training rows");
   }
 }
 
@@ -129,14 +141,14 @@ double off_value(const std::string& name) {
   return unit == "us" || unit == "MiB" || unit == "x" ? 0.0 : kPipeOffRate;
 }
 
-// What a checkpoint must have been written by: the same input files (by content), options that
-// change a fit, and code revision.
+// What a checkpoint must have been written by: the same input files (by content; of the training
+// files, those the physics is fitted on), options that change a fit, and code revision.
 std::string run_key(const CalibrateOptions& opt) {
   std::string key = "revision " + opt.git_revision + ", gpu " + opt.gpu + ", tile " +
                     tile_text(opt.tile) + ", holdout " + std::to_string(opt.holdout) + ", seed " +
                     std::to_string(opt.seed) + ", max evaluations " +
                     std::to_string(opt.max_evaluations) + ", files";
-  for (const auto* files : {&opt.measurements, &opt.validation, &opt.test, &opt.traces}) {
+  for (const auto* files : {&physics_files(opt), &opt.validation, &opt.test, &opt.traces}) {
     for (const auto& f : *files) key += " " + sha256_file(f);
   }
   if (!opt.start_model.empty()) key += ", start " + sha256_file(opt.start_model);
@@ -227,7 +239,7 @@ void define_variants(CalibrationRun& run) {
 
 void fit_term_variants(CalibrationRun& run, const ParamValues& start, const FitOptions& base) {
   define_variants(run);
-  const std::vector<FitCase> train = subset(run.cases, run.split.train);
+  const std::vector<FitCase> train = subset(run.cases, run.split.physics);
   for (size_t i = 0; i < run.variants.size(); ++i) {
     TermChoice& v = run.variants[i];
     ParamValues s = start;
@@ -331,10 +343,9 @@ void fit_training_split(CalibrationRun& run, const FitOptions& fo) {
   }
 }
 
-// The training rows at the preset's (full GPU's) SM count.
-IndexSet full_gpu_train(const CalibrationRun& run) {
-  return select(run.cases, run.split.train,
-                [&](const Measurement& m) { return m.sms == run.preset.sms; });
+// The rows of `rows` at the preset's (full GPU's) SM count.
+IndexSet at_full_gpu(const CalibrationRun& run, const IndexSet& rows) {
+  return select(run.cases, rows, [&](const Measurement& m) { return m.sms == run.preset.sms; });
 }
 
 // The cross-SM check's fit: the kept variant's terms on the full-GPU training cases `full`.
@@ -356,8 +367,8 @@ void fit_cross_sm_first(CalibrationRun& run, const FitOptions& base) {
         "--cross-first needs --variants naming one variant (the cross-SM fit takes the kept "
         "variant's terms)");
   }
-  const IndexSet train_full = full_gpu_train(run);
-  if (!train_full.empty()) cross_fit(run, base, subset(run.cases, train_full));
+  const IndexSet physics_full = at_full_gpu(run, run.split.physics);
+  if (!physics_full.empty()) cross_fit(run, base, subset(run.cases, physics_full));
 }
 
 // Cross-SM-count check: fit on full-GPU training rows only, predict every partition row.
@@ -366,12 +377,13 @@ void fit_cross_sm(CalibrationRun& run, const FitOptions& base) {
   const GpuSpec& preset = run.preset;
   const auto partition = [&](const Measurement& m) { return m.sms < preset.sms; };
   CrossCheck& x = run.cross;
-  x.train_full = full_gpu_train(run);
+  x.train_full = at_full_gpu(run, run.split.train);
+  x.physics_full = at_full_gpu(run, run.split.physics);
   x.partitions = select(run.cases, run.split.all, partition);
   x.partitions_held = select(run.cases, run.split.held, partition);
-  if (x.train_full.empty() || x.partitions.empty()) return;
+  if (x.physics_full.empty() || x.partitions.empty()) return;
+  x.fit = cross_fit(run, base, subset(run.cases, x.physics_full));
   const std::vector<FitCase> full = subset(run.cases, x.train_full);
-  x.fit = cross_fit(run, base, full);
   const LinearBaseline a1 = fit_baseline("A.1", run.a1.terms, full, preset, &a1_features_fn);
   const LinearBaseline rw = fit_baseline("rw", run.rw.terms, full, preset, &roofline_wave_features);
   x.preds = {

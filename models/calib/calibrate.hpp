@@ -23,6 +23,11 @@ struct CalibrateOptions {
   // never fitted or tuned on.
   std::vector<std::string> test;
   std::vector<std::string> traces;  // hardware traces (optional; start values)
+  // Training files whose rows the physics is fitted on (each term variant's fit and the cross-SM
+  // fit); empty = every --measurements file. The residual trees and the baselines take every
+  // training row. Names must be among `measurements`. The checkpoint is keyed on these files, so
+  // rows added outside them leave the saved physics fits valid.
+  std::vector<std::string> physics_measurements;
   // A fitted calibrated model file whose parameters start the fit (optional; a refit after a
   // small change converges in fewer evaluations). Terms it held off start as without it.
   std::string start_model;
@@ -48,6 +53,11 @@ struct CalibrateOptions {
   // Stage updates ("fit 1/3 (r9...), 57 simulations"), from the calling thread (optional).
   std::function<void(const std::string&)> progress;
 };
+
+// The training files the physics is fitted on: --physics-measurements, else every training file.
+inline const std::vector<std::string>& physics_files(const CalibrateOptions& opt) {
+  return opt.physics_measurements.empty() ? opt.measurements : opt.physics_measurements;
+}
 
 struct CalibrationResult {
   nlohmann::json model_file;

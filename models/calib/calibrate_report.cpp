@@ -172,6 +172,11 @@ void md_data(const CalibrationRun& run, std::ostringstream& md) {
      << "## Data\n\n"
      << "- measurement files: ";
   for (const auto& f : opt.measurements) md << "`" << f << "` ";
+  if (!opt.physics_measurements.empty()) {
+    md << "\n- the physics fitted on the rows of (`--physics-measurements`; the residual trees and "
+          "baselines on every training row): ";
+    for (const auto& f : opt.physics_measurements) md << "`" << f << "` ";
+  }
   md << "\n- validation files: ";
   for (const auto& f : opt.validation) md << "`" << f << "` ";
   if (opt.validation.empty()) md << "(none: hash split of the training files)";
@@ -185,7 +190,8 @@ void md_data(const CalibrationRun& run, std::ostringstream& md) {
   }
   md << "- rows: " << run.cases.size() << " (" << run.skipped
      << " rows with ok=0 skipped), shapes: " << distinct_shapes(run.ms)
-     << ", training rows: " << run.split.train.size()
+     << ", training rows: " << run.split.train.size() << " (the physics fitted on "
+     << run.split.physics.size() << ")"
      << ", validation rows: " << run.split.held.size() << ", test rows: " << run.split.test.size()
      << "\n- fit: " << run.fit.status << ", " << run.fit.evaluations
      << " evaluations, training RMS relative error " << f1(kPercent * run.fit.train_rms_rel)
@@ -350,9 +356,10 @@ void md_cross_sm(const CalibrationRun& run, std::ostringstream& md) {
   rows.emplace_back("held-out shapes only", x.partitions_held);
   add_rows_per_sms(run.cases, x.partitions, &rows);
   const std::set<int64_t> sms = sm_counts(run.cases, x.partitions);
-  md << "## Cross-SM-count check\n\nFitted on the " << x.train_full.size() << " training rows at "
-     << run.preset.sms << " SMs only (" << x.fit.status << "), predicting every row on "
-     << *sms.begin() << "-" << *sms.rbegin() << " SMs (GPU partitions).\n\n"
+  md << "## Cross-SM-count check\n\nFitted on the " << x.physics_full.size() << " training rows at "
+     << run.preset.sms << " SMs only (" << x.fit.status << "; its residual trees on "
+     << x.train_full.size() << "), predicting every row on " << *sms.begin() << "-" << *sms.rbegin()
+     << " SMs (GPU partitions).\n\n"
      << error_table(run.cases, x.preds, rows) << "\n";
 }
 
@@ -466,6 +473,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
       {"clusters", training_clusters(run)},
       {"training_range", training_range(run).to_json()},
       {"source_measurements", opt.measurements},
+      {"physics_measurements", physics_files(opt)},
       {"source_traces", opt.traces},
       {"git_revision", opt.git_revision},
       {"date", opt.date},
@@ -475,6 +483,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
         {"seed", opt.seed},
         {"rows", run.cases.size()},
         {"train_rows", run.split.train.size()},
+        {"physics_train_rows", run.split.physics.size()},
         {"heldout_rows", run.split.held.size()},
         {"skipped_rows_ok0", run.skipped},
         {"evaluations", run.fit.evaluations},

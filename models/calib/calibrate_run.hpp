@@ -34,9 +34,10 @@ struct Predictor {
 };
 
 // Train / validation ("held") / sealed test split (indices into the cases); `all` is train and
-// validation, never test.
+// validation, never test. `physics` is the training rows the physics is fitted on (all of `train`
+// unless --physics-measurements names fewer files).
 struct Split {
-  IndexSet all, train, held, test;
+  IndexSet all, train, held, test, physics;
 };
 
 // One choice of model terms, fitted on the training rows and scored on validation.
@@ -53,6 +54,7 @@ struct TermChoice {
 // Fit on the full-GPU training rows only, predict every partition row.
 struct CrossCheck {
   IndexSet train_full, partitions, partitions_held;
+  IndexSet physics_full;  // the physics' training rows at the full GPU: what `fit` is fitted on
   FitResult fit;
   ResidualTrees residual;        // fitted on train_full's rows (none when residual.rounds = 0)
   std::vector<Predictor> preds;  // empty when there are no full-GPU rows or no partitions

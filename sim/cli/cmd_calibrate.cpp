@@ -52,6 +52,9 @@ int cmd_calibrate(int argc, char** argv) {
   desc.add_options()("help,h", "show this help")(
       "measurements", po::value<std::vector<std::string>>()->multitoken()->required(),
       "measurement CSV files (lastwave-bench --out)")(
+      "physics-measurements", po::value<std::vector<std::string>>()->multitoken(),
+      "of the --measurements files, those whose rows fit the physics (default: all); the "
+      "residual trees and baselines take every training row")(
       "validation", po::value<std::vector<std::string>>()->multitoken(),
       "validation measurement CSVs (choose model terms; default: hash split of --measurements)")(
       "test", po::value<std::vector<std::string>>()->multitoken(),
@@ -99,6 +102,9 @@ int cmd_calibrate(int argc, char** argv) {
   CalibrateOptions opt;
   for (const auto& f : vm["measurements"].as<std::vector<std::string>>()) {
     opt.measurements.push_back(f);
+  }
+  if (vm.count("physics-measurements")) {
+    opt.physics_measurements = vm["physics-measurements"].as<std::vector<std::string>>();
   }
   if (vm.count("traces")) opt.traces = vm["traces"].as<std::vector<std::string>>();
   if (vm.count("validation")) opt.validation = vm["validation"].as<std::vector<std::string>>();

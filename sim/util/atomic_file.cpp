@@ -1,4 +1,4 @@
-// Atomic file writes and user-path resolution.
+// Atomic file writes, whole-file reads (FILE.gz inflated) and user-path resolution.
 #include "sim/util/atomic_file.hpp"
 
 #include <unistd.h>
@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "sim/util/gzip_file.hpp"
 
 namespace lw {
 
@@ -30,6 +32,7 @@ void write_file_atomically(const std::string& path, const std::string& contents)
 }
 
 std::string read_file(const std::string& path) {
+  if (has_gzip_suffix(path)) return read_gzip_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read '" + path + "'");
   std::ostringstream s;

@@ -8,7 +8,8 @@ namespace lw {
 // Writes `contents` to `path` atomically; throws std::runtime_error naming the path on failure.
 void write_file_atomically(const std::string& path, const std::string& contents);
 
-// Reads a whole file; throws std::runtime_error naming the path on failure.
+// Reads a whole file, inflating it when its name ends in ".gz"; throws std::runtime_error naming
+// the path on failure.
 std::string read_file(const std::string& path);
 
 // Resolves a user-given relative path against the directory `bazel run` was started from.

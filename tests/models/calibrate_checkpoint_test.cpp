@@ -1,6 +1,7 @@
-// calibrate --checkpoint, --variants and --cross-first: finished fits are saved and loaded by a
-// rerun of the same run (the result as one run gives it), in either stage order; a file of another
-// run and unknown tags are refused.
+// calibrate --checkpoint, --variants, --cross-first and --physics-measurements: finished fits are
+// saved and loaded by a rerun of the same run (the result as one run gives it), in either stage
+// order, and stay valid when rows outside the physics' files change; a file of another run and
+// unknown tags are refused.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -42,7 +43,46 @@ std::string error_of(const CalibrateOptions& opt) {
   return "(no error)";
 }
 
+// Rows the physics does not see: 8 shapes outside small_synthetic_csv's grid, at 132 SMs, whose
+// times are those of a model twice as slow to launch (so a physics fitted on them would differ).
+std::string extra_rows_csv(const std::string& dir, double launch_us) {
+  testing::SyntheticSpec spec;
+  spec.shapes = testing::shape_grid(640, 3000, 2);
+  spec.schedules = {"dp", "splitk:2"};
+  spec.sms = {132};
+  spec.params = {{"launch_us", launch_us}};
+  const std::string path = dir + "/extra.csv";
+  write_file_atomically(path, testing::synthetic_csv(spec));
+  return path;
+}
+
 }  // namespace
+
+TEST_CASE("--physics-measurements: the physics sees only those files, the trees every row") {
+  const std::string dir = testing::temp_dir("calibrate_physics_rows");
+  std::filesystem::remove(dir + "/fits.json");
+  CalibrateOptions opt = small_run(dir);
+  const std::string physics_file = opt.measurements[0];
+  opt.measurements.push_back(extra_rows_csv(dir, 20.0));
+  opt.physics_measurements = {physics_file};
+  opt.residual.rounds = 5;
+  const CalibrationResult split = run_calibration(opt);
+  const nlohmann::json& fit = split.model_file.at("fit");
+  CHECK(fit.at("physics_train_rows").get<int64_t>() < fit.at("train_rows").get<int64_t>());
+
+  // The same physics as a run on the physics file alone (no checkpoint: a fresh fit).
+  CalibrateOptions alone = small_run(dir);
+  alone.checkpoint.clear();
+  CHECK(run_calibration(alone).model_file.at("params") == split.model_file.at("params"));
+
+  // The checkpoint is keyed on the physics files: other rows changing leave it valid ...
+  extra_rows_csv(dir, 40.0);
+  CHECK(run_calibration(opt).model_file.at("params") == split.model_file.at("params"));
+  // ... and a file outside --measurements is refused.
+  opt.physics_measurements = {dir + "/nowhere.csv"};
+  CHECK(error_of(opt) ==
+        "--physics-measurements: '" + dir + "/nowhere.csv' is not one of the --measurements files");
+}
 
 TEST_CASE("a fit result survives JSON, an unbounded standard error included") {
   FitResult r;

@@ -1,14 +1,19 @@
 // Bad measurement files give one-line errors naming file:line; the shape split is deterministic;
-// a failed calibration leaves no output file, a successful one writes a loadable model.
+// a failed calibration leaves no output file, a successful one writes a loadable model; FILE.gz
+// reads like the plain file.
 #include "models/calib/measurements.hpp"
 
 #include <doctest/doctest.h>
+#include <zlib.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "models/calib/calibrate.hpp"
+#include "models/calib/file_hash.hpp"
 #include "models/registry.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
@@ -38,7 +43,46 @@ std::string write(const std::string& dir, const std::string& name, const std::st
   return path;
 }
 
+// Writes `text` gzip-compressed to dir/name (zlib's own writer, not the code under test).
+std::string write_gzip(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  gzFile f = gzopen(path.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  REQUIRE(gzwrite(f, text.data(), unsigned(text.size())) == int(text.size()));
+  REQUIRE(gzclose(f) == Z_OK);
+  return path;
+}
+
 }  // namespace
+
+TEST_CASE("measurement files stored as FILE.gz read like the plain file") {
+  const std::string dir = testing::temp_dir("gzip_measurements");
+  const std::string text = std::string(kHeader) + kGood;
+  const auto plain = read_measurements(write(dir, "plain.csv", text), nullptr);
+  const auto packed = read_measurements(write_gzip(dir, "packed.csv.gz", text), nullptr);
+  REQUIRE(plain.size() == 1);
+  REQUIRE(packed.size() == 1);
+  CHECK(packed[0].median_us == plain[0].median_us);
+  CHECK(packed[0].problem.m == plain[0].problem.m);
+  CHECK(sha256_file(dir + "/packed.csv.gz") == sha256_file(dir + "/plain.csv"));
+
+  // A gzip file cut short, or a ".gz" that is not gzip, is an error naming the file.
+  const std::string whole = read_file(dir + "/packed.csv.gz");
+  std::string bytes;
+  {
+    std::ifstream in(dir + "/packed.csv.gz", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string cut = dir + "/cut.csv.gz";
+  write_file_atomically(cut, bytes.substr(0, bytes.size() / 2));
+  CHECK_THROWS_WITH_AS(read_measurements(cut, nullptr),
+                       doctest::Contains(("cannot inflate '" + cut + "'").c_str()),
+                       std::runtime_error);
+  const auto fake = write(dir, "fake.csv.gz", text);
+  CHECK_THROWS_WITH_AS(read_measurements(fake, nullptr), doctest::Contains("is not gzip data"),
+                       std::runtime_error);
+  CHECK(whole == text);
+}
 
 TEST_CASE("bad measurement files name file and line") {
   const std::string dir = testing::temp_dir("bad_measurements");
