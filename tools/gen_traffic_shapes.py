@@ -20,7 +20,8 @@ PARTITION_MAX_FLOP = 3.0e11  # partition shapes run on as few as 16 SMs: smaller
 SETS = [("train", 180, 120), ("validation", 80, 50), ("test", 100, 60), ("heldout-chooser", 130, 80),
         # More training shapes (drawn after the others, which stay as they were): the residual
         # trees' validation error still fell with every added training shape (calibration-notes).
-        ("train-extra", 360, 240), ("train-extra-2", 360, 240)]
+        ("train-extra", 360, 240), ("train-extra-2", 360, 240),
+        ("train-extra-3", 360, 240), ("train-extra-4", 360, 240), ("train-extra-5", 360, 240)]
 PARTITION_COUNTS = {"train": 76, "validation": 32}  # >= 100 shapes at 96/64/32/16 SMs
 TEST_PARTITION_COUNT = 32  # test shapes at the SM counts no training row has (cuda/bench/sm_levels_campaign.sh)
 
