@@ -37,8 +37,18 @@ static dim3 blockDim, gridDim;
 inline void __syncthreads() {}
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 inline void __threadfence() {}
-template <class T> inline T atomicAdd(T* p, T v) { T o = *p; *p += v; return o; }
-template <class T> inline T atomicCAS(T* p, T c, T v) { T o = *p; if (o == c) *p = v; return o; }
+template <class T>
+inline T atomicAdd(T* p, T v) {
+  T o = *p;
+  *p += v;
+  return o;
+}
+template <class T>
+inline T atomicCAS(T* p, T c, T v) {
+  T o = *p;
+  if (o == c) *p = v;
+  return o;
+}
 #endif
 
 #include "cute/tensor.hpp"
@@ -50,7 +60,8 @@ template <class T> inline T atomicCAS(T* p, T c, T v) { T o = *p; if (o == c) *p
 
 using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
 using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
-using Sched = cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90StreamK<TileShape, ClusterShape>;
+using Sched =
+    cutlass::gemm::kernel::detail::PersistentTileSchedulerSm90StreamK<TileShape, ClusterShape>;
 using Params = Sched::Params;
 using WorkTileInfo = Sched::WorkTileInfo;
 
@@ -97,7 +108,8 @@ static Built build_params(const Case& c) {
   args.reduction_mode = Params::ReductionMode::Deterministic;
   args.decomposition_mode = Params::DecompositionMode::Heuristic;
   Built b;
-  b.params = Sched::to_underlying_arguments(problem, TileShape{}, ClusterShape{}, hw, args, nullptr);
+  b.params =
+      Sched::to_underlying_arguments(problem, TileShape{}, ClusterShape{}, hw, args, nullptr);
   b.grid3 = Sched::get_grid_shape(b.params, problem, TileShape{}, ClusterShape{}, hw, args);
   b.grid = static_cast<int>(b.grid3.x * b.grid3.y * b.grid3.z);
   return b;
@@ -105,7 +117,8 @@ static Built build_params(const Case& c) {
 
 // Linear work index of a CTA, as the scheduler's constructor computes it.
 static uint64_t cta_linear_idx(const Params& p, dim3 blk, dim3 grid) {
-  if (p.raster_order_ == Params::RasterOrder::AlongN) return uint64_t(blk.x) + uint64_t(blk.y) * grid.x;
+  if (p.raster_order_ == Params::RasterOrder::AlongN)
+    return uint64_t(blk.x) + uint64_t(blk.y) * grid.x;
   return uint64_t(blk.x) * grid.y + uint64_t(blk.y);
 }
 
@@ -133,13 +146,13 @@ __global__ void walk_kernel(Params params, Rec* out, int cap, int* counts) {
   counts[lin] = n;
 }
 
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
       std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
+      std::exit(2);                                                                           \
+    }                                                                                         \
   } while (0)
 
 static std::vector<std::vector<Rec>> cutlass_walk(const Built& b, int cap) {
@@ -158,7 +171,8 @@ static std::vector<std::vector<Rec>> cutlass_walk(const Built& b, int cap) {
   std::vector<std::vector<Rec>> walks(b.grid);
   for (int c = 0; c < b.grid; ++c) {
     const int n = counts[c];
-    walks[c].assign(out.begin() + size_t(c) * cap, out.begin() + size_t(c) * cap + std::min(n, cap));
+    walks[c].assign(out.begin() + size_t(c) * cap,
+                    out.begin() + size_t(c) * cap + std::min(n, cap));
     // Over-long walks: pad with a sentinel so the length still mismatches.
     for (int i = cap; i < n && i < cap + 1; ++i) walks[c].push_back(Rec{-9, -9, -9, -9, -9});
   }
@@ -173,14 +187,16 @@ static std::vector<std::vector<Rec>> cutlass_walk(const Built& b, int cap) {
     for (unsigned bx = 0; bx < b.grid3.x; ++bx) {
       uint64_t lin = cta_linear_idx(b.params, dim3(bx, by, 0), b.grid3);
       uint32_t unit_iter_start = 0;
-      WorkTileInfo w = Sched::get_current_work_for_linear_idx(unit_iter_start, lin, in_cluster, b.params);
+      WorkTileInfo w =
+          Sched::get_current_work_for_linear_idx(unit_iter_start, lin, in_cluster, b.params);
       auto& out = walks[lin];
       while (w.is_valid()) {
         out.push_back(make_rec(w, b.params));
         if (int(out.size()) > cap) break;
         // fetch_next_work(w): continue the unit on a copy, else advance by the grid size.
         WorkTileInfo cont = w;
-        if (Sched::continue_current_work_for_linear_idx(lin, unit_iter_start, in_cluster, cont, b.params)) {
+        if (Sched::continue_current_work_for_linear_idx(lin, unit_iter_start, in_cluster, cont,
+                                                        b.params)) {
           w = cont;
           continue;
         }
@@ -202,8 +218,9 @@ static std::vector<std::vector<Rec>> lastwave_walk(const lw::Plan& p) {
     lw::Segment s;
     while (lw::walk_next(p, w, s)) {
       const bool epi = s.role == lw::Role::Whole || s.role == lw::Role::Final;
-      walks[c].push_back(Rec{int32_t(lw::tile_coord_m(p, s.tile)), int32_t(lw::tile_coord_n(p, s.tile)),
-                             int32_t(s.k_begin), int32_t(s.k_end - s.k_begin), epi ? 1 : 0});
+      walks[c].push_back(Rec{int32_t(lw::tile_coord_m(p, s.tile)),
+                             int32_t(lw::tile_coord_n(p, s.tile)), int32_t(s.k_begin),
+                             int32_t(s.k_end - s.k_begin), epi ? 1 : 0});
     }
   }
   return walks;
@@ -221,8 +238,8 @@ static void print_rec(const Rec* r) {
     return;
   }
   char buf[64];
-  std::snprintf(buf, sizeof buf, "(m%d,n%d) k[%d,%d)%s", r->m, r->n, r->k_idx, r->k_idx + r->k_count,
-                r->epi ? " EPI" : "");
+  std::snprintf(buf, sizeof buf, "(m%d,n%d) k[%d,%d)%s", r->m, r->n, r->k_idx,
+                r->k_idx + r->k_count, r->epi ? " EPI" : "");
   std::printf("%-28s", buf);
 }
 
@@ -272,17 +289,19 @@ static Result compare(const Case& c, bool print_diff, int* mode_counts) {
   if (print_diff || !std::strcmp(c.tag, "ref-s5")) {
     std::printf("%-9s %5dx%5dx%5d sms=%3d: %s cutlass %s sk_tiles=%u sk_units=%u groups=%" PRIu64
                 " splits=%d | lastwave %s\n",
-                r.match ? "match" : "MISMATCH", c.m, c.n, c.k, c.sms, c.tag, mode, b.params.sk_tiles_,
-                b.params.sk_units_, uint64_t(b.params.divmod_sk_groups_.divisor),
-                b.params.divmod_splits_.divisor, planned.choice_label().c_str());
+                r.match ? "match" : "MISMATCH", c.m, c.n, c.k, c.sms, c.tag, mode,
+                b.params.sk_tiles_, b.params.sk_units_,
+                uint64_t(b.params.divmod_sk_groups_.divisor), b.params.divmod_splits_.divisor,
+                planned.choice_label().c_str());
   }
   if (!r.match && print_diff) {
-    std::printf("MISMATCH %dx%dx%d sms=%d [%s]: cutlass %s grid=%d sk_tiles=%u sk_units=%u groups=%" PRIu64
-                " splits=%d | lastwave %s grid=%" PRId64 " split_tiles=%" PRId64 " split_units=%" PRId64
-                " groups=%" PRId64 "\n",
-                c.m, c.n, c.k, c.sms, c.tag, mode, b.grid, b.params.sk_tiles_, b.params.sk_units_,
-                uint64_t(b.params.divmod_sk_groups_.divisor), b.params.divmod_splits_.divisor,
-                planned.choice_label().c_str(), p.grid, p.split_tiles, p.split_units, p.groups);
+    std::printf(
+        "MISMATCH %dx%dx%d sms=%d [%s]: cutlass %s grid=%d sk_tiles=%u sk_units=%u groups=%" PRIu64
+        " splits=%d | lastwave %s grid=%" PRId64 " split_tiles=%" PRId64 " split_units=%" PRId64
+        " groups=%" PRId64 "\n",
+        c.m, c.n, c.k, c.sms, c.tag, mode, b.grid, b.params.sk_tiles_, b.params.sk_units_,
+        uint64_t(b.params.divmod_sk_groups_.divisor), b.params.divmod_splits_.divisor,
+        planned.choice_label().c_str(), p.grid, p.split_tiles, p.split_units, p.groups);
     if (r.grid_ok) {
       const int64_t cta = r.first_cta;
       const auto& cw = cwalk[cta];
@@ -307,22 +326,32 @@ int main(int argc, char** argv) {
   unsigned seed = 20260901u;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--random") && i + 1 < argc) n_random = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--targeted") && i + 1 < argc) n_targeted = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--any-sms") && i + 1 < argc) n_any_sms = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = unsigned(std::strtoul(argv[++i], nullptr, 10));
-    else if (!std::strcmp(argv[i], "--verbose")) verbose = true;
-    else if (!std::strcmp(argv[i], "--mutate")) g_mutate = true;
+    if (!std::strcmp(argv[i], "--random") && i + 1 < argc)
+      n_random = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--targeted") && i + 1 < argc)
+      n_targeted = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--any-sms") && i + 1 < argc)
+      n_any_sms = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc)
+      seed = unsigned(std::strtoul(argv[++i], nullptr, 10));
+    else if (!std::strcmp(argv[i], "--verbose"))
+      verbose = true;
+    else if (!std::strcmp(argv[i], "--mutate"))
+      g_mutate = true;
     else {
-      std::fprintf(stderr, "usage: %s [--random N] [--targeted N] [--any-sms N] [--seed S] [--verbose] [--mutate]\n", argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--random N] [--targeted N] [--any-sms N] [--seed S] [--verbose] [--mutate]\n",
+          argv[0]);
       return 2;
     }
   }
   std::vector<Case> cases;
   // Worked examples of shared/reference/cutlass-streamk.md section 5 (H200: 132 SMs).
-  const int ex[][3] = {{4096, 4096, 4096}, {2048, 2048, 4096}, {1024, 1024, 4096}, {512, 512, 8192},
-                       {1024, 512, 8192},  {3072, 2304, 4096}, {3712, 1792, 4096}, {1536, 1536, 1024},
-                       {256, 256, 16384},  {128, 128, 65536},  {2048, 1024, 512}};
+  const int ex[][3] = {{4096, 4096, 4096}, {2048, 2048, 4096}, {1024, 1024, 4096},
+                       {512, 512, 8192},   {1024, 512, 8192},  {3072, 2304, 4096},
+                       {3712, 1792, 4096}, {1536, 1536, 1024}, {256, 256, 16384},
+                       {128, 128, 65536},  {2048, 1024, 512}};
   for (auto& e : ex) cases.push_back(Case{e[0], e[1], e[2], 132, "ref-s5"});
   const int sm_list[] = {8, 16, 32, 64, 96, 108, 114, 128, 132, 148};
   std::mt19937_64 rng(seed);
@@ -342,7 +371,10 @@ int main(int argc, char** argv) {
     std::vector<int> divs;
     for (int d = 1; d <= 64; ++d)
       if (tiles % d == 0 && tiles / d <= 64) divs.push_back(d);
-    if (divs.empty()) { --i; continue; }
+    if (divs.empty()) {
+      --i;
+      continue;
+    }
     tm = divs[uni(0, int(divs.size()) - 1)];
     tn = tiles / tm;
     const int kt = uni(9, 256);
@@ -355,7 +387,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n_any_sms; ++i) {
     const int sms = uni(1, 264);
     const int big = uni(0, 1);
-    cases.push_back(Case{uni(1, big ? 8192 : 2048), uni(1, big ? 8192 : 2048), uni(1, 16384), sms, "any-sms"});
+    cases.push_back(
+        Case{uni(1, big ? 8192 : 2048), uni(1, big ? 8192 : 2048), uni(1, 16384), sms, "any-sms"});
   }
   // Small-Kt edge sweep: Kt 9..24 with every tail size on a few SM counts.
   for (int sms : {8, 16, 132})
