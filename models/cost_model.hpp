@@ -1,6 +1,7 @@
 // CostModel: what each action of a simulated CTA costs. The simulator asks per segment/action and
 // passes how many SMs are busy at that moment, so bandwidth-sharing models can plug in.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -67,7 +68,8 @@ class CostModel {
   // The spread of the SMs' speeds: a MAC loop that starts on SM `sm` (a cluster slot for a cluster
   // plan) of a run on `sms` SMs (slots x cluster size) while a share u of them is busy takes
   // 1 + sm_spread(sm, sms) x u times as long as iter_time / mac say (sm_spread >= 0). The simulator
-  // asks once per SM and run when slows_sms().
+  // asks once per SM when slows_sms() and keeps the answers for the model's next runs on as many
+  // SMs: sm_spread must not change over the model's life (see id()).
   virtual bool slows_sms() const { return false; }
   virtual double sm_spread(int64_t /*sm*/, int64_t /*sms*/) const { return 0.0; }
   // A stretch of one segment's MAC loop: it takes segment_stretch(p, s) (>= 1) times as long as
@@ -116,7 +118,17 @@ class CostModel {
   const ResidualTrees* residual_trees() const { return residual_.get(); }
   double makespan_factor(const Plan& p, int64_t sms) const;
 
+  // Tells this model from every other one built in the process (a copy shares it: the same
+  // answers), so that a cache across runs (the simulator's sm_spread answers) serves one model
+  // only.
+  uint64_t id() const { return id_; }
+
  private:
+  static uint64_t next_id() {
+    static std::atomic<uint64_t> ids{0};
+    return ++ids;
+  }
+  uint64_t id_ = next_id();
   std::shared_ptr<const ResidualTrees> residual_;
 };
 

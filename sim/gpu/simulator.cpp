@@ -101,13 +101,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   slows_sms_ = model.slows_sms();
   stretches_ = model.stretches_segments(plan);
   throttles_ = model.throttles_clock();
-  if (slows_sms_) {
-    sm_spread_.resize(static_cast<size_t>(opt_.sms));
-    for (int64_t s = 0; s < opt_.sms; ++s) {
-      sm_spread_[static_cast<size_t>(s)] =
-          checked(model.sm_spread(s, opt_.sms * opt_.cluster_size), "sm_spread");
-    }
-  }
+  if (slows_sms_) ask_sm_spread(model);
   now_ = 0;
   rated_ = model.shares_mac_rate();
   progress_ = progress_at_ = 0;
@@ -119,6 +113,22 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   ++run_id_;  // every cached working-set answer is of an earlier run now
   clock_answer_ = ClockAnswer{};
   iter_now_ = IterNow{};
+}
+
+// CostModel::sm_spread of every SM, asked once per model and SM count (it is fixed for a model's
+// life, and a sweep runs many plans under one model on one GPU).
+void Simulator::ask_sm_spread(const CostModel& model) {
+  const int64_t sms = opt_.sms * opt_.cluster_size;
+  if (sm_spread_of_.model == model.id() && sm_spread_of_.slots == opt_.sms &&
+      sm_spread_of_.sms == sms) {
+    return;
+  }
+  sm_spread_of_ = SmSpreadKey{};  // a refusal below leaves no answers kept
+  sm_spread_.resize(static_cast<size_t>(opt_.sms));
+  for (int64_t s = 0; s < opt_.sms; ++s) {
+    sm_spread_[static_cast<size_t>(s)] = checked(model.sm_spread(s, sms), "sm_spread");
+  }
+  sm_spread_of_ = SmSpreadKey{model.id(), opt_.sms, sms};
 }
 
 void Simulator::run_events() {

@@ -81,6 +81,7 @@ class Simulator {
   };
 
   void reset(const Plan& plan, const CostModel& model, const SimOptions& options);
+  void ask_sm_spread(const CostModel& model);
   void run_events();
   void finish_result();
   void check_times() const;
@@ -222,7 +223,13 @@ class Simulator {
   bool stretches_ = false;         // CostModel::stretches_segments(plan)
   bool throttles_ = false;         // CostModel::throttles_clock()
   std::vector<double> sm_spread_;  // CostModel::sm_spread per SM, when slows_sms_
-  PanelLagCache panel_lags_;       // of the last few plans (a plan is often simulated again)
+  // The model (CostModel::id, 0: none) and SM count (slots, SMs) sm_spread_ holds the answers of.
+  struct SmSpreadKey {
+    uint64_t model = 0;
+    int64_t slots = 0, sms = 0;
+  };
+  SmSpreadKey sm_spread_of_;
+  PanelLagCache panel_lags_;  // of the last few plans (a plan is often simulated again)
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;
   int64_t next_to_dispatch_ = 0;
