@@ -578,7 +578,7 @@ double Simulator::fixed_clock(const Cta& c, double t, double loop) const {
 }
 
 // A rated MAC loop ended at t: the action that follows it, as in start_next_segment's fixed path.
-void Simulator::mac_finished(int64_t cta, double t) {
+inline void Simulator::mac_finished(int64_t cta, double t) {
   Cta& c = ctas_[cta];
   c.t_mac_end = t;
   c.t_fixup_end = t;
