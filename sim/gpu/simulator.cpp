@@ -497,7 +497,7 @@ void Simulator::move_progress(double t) {
 
 // Completes the first MAC loop, which ends at t_mac before any other event; false (and
 // result_.cut_off) when that is past the cutoff.
-bool Simulator::complete_mac_loop(double t_mac) {
+inline bool Simulator::complete_mac_loop(double t_mac) {
   if (t_mac > opt_.cutoff) {  // as for queued events
     now_ = t_mac;
     result_.cut_off = true;

@@ -192,7 +192,8 @@ class Simulator {
                      static_cast<double>(opt_.sms);
   }
   void schedule_rated_mac(int64_t cta, double t);
-  bool complete_mac_loop(double t_mac);
+  // Inline into run_events, its one caller (a call per rated segment).
+  [[gnu::always_inline]] inline bool complete_mac_loop(double t_mac);
   void pop_mac_starts();
   // Inline into complete_mac_loop, its one caller: a call per rated segment cost more than it did.
   [[gnu::always_inline]] inline void mac_finished(int64_t cta, double t);
