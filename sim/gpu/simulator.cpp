@@ -514,7 +514,7 @@ inline bool Simulator::complete_mac_loop(double t_mac) {
 }
 
 // A loop starting at t: now, or listed to start when the clock reaches t (see mac_starts_).
-void Simulator::schedule_rated_mac(int64_t cta, double t) {
+inline void Simulator::schedule_rated_mac(int64_t cta, double t) {
   const auto iters = static_cast<double>(segment_iters(ctas_[cta].seg));
   if (t <= now_) {
     start_rated_mac(cta, iters);

@@ -191,7 +191,8 @@ class Simulator {
     return 1.0 + sm_spread_[static_cast<size_t>(sm)] * static_cast<double>(busy_sms_) /
                      static_cast<double>(opt_.sms);
   }
-  void schedule_rated_mac(int64_t cta, double t);
+  // Inline into start_next_segment, its one caller (a call per rated segment).
+  [[gnu::always_inline]] inline void schedule_rated_mac(int64_t cta, double t);
   // Inline into run_events, its one caller (a call per rated segment).
   [[gnu::always_inline]] inline bool complete_mac_loop(double t_mac);
   void pop_mac_starts();
