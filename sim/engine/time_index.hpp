@@ -19,8 +19,8 @@ class TimeIndex {
       if (slots_[i].key == key) return slots_[i].value;
     }
   }
-  // Stores `time` -> `value` (time must not be present).
-  void insert(double time, int32_t value) {
+  // Stores `time` -> `value` (time must not be present). Inline: growing is rare (out of line).
+  [[gnu::always_inline]] void insert(double time, int32_t value) {
     if ((used_ + 1) * kMaxLoadInverse > slots_.size()) grow();
     place(bits(time), value);
     ++used_;
@@ -64,7 +64,7 @@ class TimeIndex {
     while (slots_[i].value >= 0) i = (i + 1) & mask_;
     slots_[i] = Slot{key, value};
   }
-  void grow() {
+  [[gnu::noinline]] void grow() {
     std::vector<Slot> old;
     old.swap(slots_);
     const size_t n = old.empty() ? kMinSlots : old.size() * 2;
