@@ -86,12 +86,25 @@ class TimeBuckets {
       free_.pop_back();
       buckets_[b].time = time;
       index_.insert(time, b);
-      times_.push_back(b);
-      std::push_heap(times_.begin(), times_.end(), LaterTime{&buckets_});
+      sift_up(b, time);
     }
     cached_time_ = time;
     cached_bucket_ = b;
     return b;
+  }
+
+  // std::push_heap of bucket b (at `time`) onto times_, written out: the library's was a call per
+  // new time (a rated run's loop ends add one per speed class and wave).
+  void sift_up(int32_t b, double time) {
+    size_t hole = times_.size();
+    times_.push_back(b);
+    while (hole > 0) {
+      const size_t parent = (hole - 1) / 2;
+      if (!(buckets_[static_cast<size_t>(times_[parent])].time > time)) break;
+      times_[hole] = times_[parent];
+      hole = parent;
+    }
+    times_[hole] = b;
   }
 
   void recycle(int32_t b) {
