@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -129,15 +130,18 @@ ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees, size_
 
 void ResidualTrees::flatten() {
   nodes_.clear();
+  values_.clear();
   roots_.clear();
   for (const auto& t : trees_) {
     const auto root = static_cast<uint32_t>(nodes_.size());
     roots_.push_back(root);
     for (size_t i = 0; i < t.feature.size(); ++i) {
       const bool inner = t.feature[i] >= 0;  // check_tree: children lie inside the tree
-      nodes_.push_back(Node{t.feature[i], t.threshold[i],
-                            inner ? root + static_cast<uint32_t>(t.left[i]) : 0,
-                            inner ? root + static_cast<uint32_t>(t.right[i]) : 0, t.value[i]});
+      nodes_.push_back(Node{t.feature[i],
+                            t.threshold[i],
+                            {inner ? root + static_cast<uint32_t>(t.left[i]) : 0,
+                             inner ? root + static_cast<uint32_t>(t.right[i]) : 0}});
+      values_.push_back(t.value[i]);
     }
   }
 }
@@ -188,15 +192,53 @@ nlohmann::json ResidualTrees::to_json() const {
 }
 
 double ResidualTrees::log_factor(const ResidualFeatures& x) const {
+  thread_local std::vector<double> leaf;  // per tree, in the file's order
+  leaf.resize(trees_.size());
+  walk_leaves(x, leaf.data());
   double sum = base_;
-  for (const uint32_t root : roots_) {
-    const Node* n = &nodes_[root];
-    while (n->feature >= 0) {
-      n = &nodes_[x[static_cast<size_t>(n->feature)] < n->threshold ? n->left : n->right];
-    }
-    sum += n->value;
-  }
+  for (const double v : leaf) sum += v;  // in tree order: the sum of one walk at a time, to the bit
   return sum;
+}
+
+// Writes every tree's leaf value for `x` to leaf[tree]. kWalkLanes lanes each walk a tree; a lane
+// that reaches a leaf takes the next tree, until none is left; the lanes then finish one by one.
+// A turn is a load from the node's two children (no branch); only a walk's end is one.
+void ResidualTrees::walk_leaves(const ResidualFeatures& x, double* leaf) const {
+  constexpr uint32_t kFinished = UINT32_MAX;
+  const auto trees = static_cast<uint32_t>(roots_.size());
+  std::array<uint32_t, kWalkLanes> at{}, tree{};
+  tree.fill(kFinished);
+  uint32_t next = 0, lanes = 0;
+  for (; lanes < kWalkLanes && next < trees; ++lanes, ++next) {
+    tree[lanes] = next;
+    at[lanes] = roots_[next];
+  }
+  const Node* nodes = nodes_.data();
+  while (lanes == kWalkLanes) {
+    for (size_t lane = 0; lane < kWalkLanes; ++lane) {
+      const Node& n = nodes[at[lane]];
+      if (n.feature >= 0) {
+        at[lane] = n.child[!(x[static_cast<size_t>(n.feature)] < n.threshold)];
+        continue;
+      }
+      leaf[tree[lane]] = values_[at[lane]];
+      if (next == trees) {
+        tree[lane] = kFinished;
+        --lanes;
+        continue;
+      }
+      tree[lane] = next;
+      at[lane] = roots_[next++];
+    }
+  }
+  for (size_t lane = 0; lane < kWalkLanes; ++lane) {
+    if (tree[lane] == kFinished) continue;
+    const Node* n = &nodes[at[lane]];
+    while (n->feature >= 0) {
+      n = &nodes[n->child[!(x[static_cast<size_t>(n->feature)] < n->threshold)]];
+    }
+    leaf[tree[lane]] = values_[static_cast<size_t>(n - nodes)];
+  }
 }
 
 double ResidualTrees::factor(const Plan& p, int64_t sms, double ideal) const {

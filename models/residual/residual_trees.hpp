@@ -58,11 +58,14 @@ class ResidualTrees {
   // Every tree's nodes in one array (a node's fields side by side), walked by log_factor: the
   // per-tree arrays above are the file's layout, this one the walk's.
   struct Node {
-    int32_t feature;       // -1: a leaf
-    float threshold;       // go left when x[feature] < threshold
-    uint32_t left, right;  // indices into nodes_
-    double value;          // a leaf's
+    int32_t feature;    // -1: a leaf
+    float threshold;    // go to child[0] when x[feature] < threshold, else to child[1]
+    uint32_t child[2];  // indices into nodes_
   };
+  // Trees walked at once by walk_leaves: independent walks overlap their node loads, where one
+  // walk at a time waits on each node and on each (unpredictable) turn.
+  static constexpr size_t kWalkLanes = 8;
+  void walk_leaves(const ResidualFeatures& x, double* leaf) const;
   void flatten();
   double cached_log_factor(const ResidualFeatures& x) const;
   static uint64_t next_id();
@@ -74,6 +77,7 @@ class ResidualTrees {
   size_t features_ = kResidualFeatures;
   std::vector<ResidualTree> trees_;
   std::vector<Node> nodes_;
+  std::vector<double> values_;  // per node of nodes_: a leaf's value
   std::vector<uint32_t> roots_;
 };
 

@@ -4,8 +4,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
@@ -113,6 +115,52 @@ TEST_CASE("a tree sends x < threshold left, else right, and adds the base") {
   CHECK(two.log_factor(with(100, 16)) == doctest::Approx(1.1));
   CHECK(two.size() == 2);
   CHECK(two.nodes() == 6);
+}
+
+// A chain of `depth` tests on k: node 2j asks k < j + 1 (left: leaf of value 10 * tree + j), the
+// last node is the leaf 10 * tree + depth. k = 2.5 stops at the third test (j = 2) if there is one.
+lw::ResidualTree chain(int tree, int depth) {
+  lw::ResidualTree t;
+  for (int j = 0; j < depth; ++j) {
+    t.feature.insert(t.feature.end(), {feat("k"), -1});
+    t.left.insert(t.left.end(), {2 * j + 1, -1});
+    t.right.insert(t.right.end(), {2 * j + 2, -1});
+    t.threshold.insert(t.threshold.end(), {static_cast<float>(j + 1), 0.0f});
+    t.value.insert(t.value.end(), {0.0, 10.0 * tree + j});
+  }
+  t.feature.push_back(-1);
+  t.left.push_back(-1);
+  t.right.push_back(-1);
+  t.threshold.push_back(0.0f);
+  t.value.push_back(10.0 * tree + depth);
+  return t;
+}
+
+TEST_CASE("many trees of different depths: every tree's leaf counts once") {
+  // 0 to 21 trees (the walk takes several at once): depths 0..6, so walks end at different steps.
+  for (int count = 0; count <= 21; ++count) {
+    std::vector<lw::ResidualTree> trees;
+    double expected = 0.5;  // the base
+    for (int t = 0; t < count; ++t) {
+      const int depth = t % 7;
+      trees.push_back(chain(t, depth));
+      expected += 10.0 * t + std::min(depth, 2);  // k = 2.5 goes left at the test k < 3
+    }
+    const lw::ResidualTrees all(0.5, trees);
+    CHECK_MESSAGE(all.log_factor(with(2.5, 132)) == expected, count << " trees");
+  }
+}
+
+TEST_CASE("the leaves are added in tree order, as one walk at a time adds them") {
+  // Values whose sum depends on the order of the additions (more trees than are walked at once).
+  const lw::ResidualTrees t(
+      0.0, {constant(1e16), chain(0, 0), constant(1.0), constant(1.0), constant(-1e16),
+            constant(0.25), constant(0.25), constant(0.25), constant(0.25), constant(0.25)});
+  double in_order = 0.0;
+  for (const double v : {1e16, 0.0, 1.0, 1.0, -1e16, 0.25, 0.25, 0.25, 0.25, 0.25}) in_order += v;
+  // 1e16 + 1 rounds back to 1e16 (twice), so the ones vanish: 1.25; the ones added first: 3.25.
+  CHECK(in_order == 1.25);
+  CHECK(t.log_factor(with(1, 1)) == in_order);
 }
 
 TEST_CASE("malformed trees are refused in one line") {
