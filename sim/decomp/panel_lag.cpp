@@ -11,13 +11,14 @@ namespace lw {
 
 namespace {
 
-// The sort key: the panel in the high 32 bits, the phase counted down from the top of the low 32
-// (clamped to +-(2^31 - 1) k-tiles: only the order of phases that far apart could change, and
-// their gaps are far beyond any L2 either way).
+// The sort key's phase bound: phases are clamped to +-kTopPhase k-tiles (only the order of phases
+// that far apart could change, and their gaps are far beyond any L2 either way).
+constexpr int64_t kTopPhase = std::numeric_limits<int32_t>::max();
+
+// The sort key: the panel in the high 32 bits, the phase counted down from the top of the low 32.
 uint64_t order_key(int64_t panel, int64_t phase) {
-  constexpr int64_t kTop = std::numeric_limits<int32_t>::max();
   return (static_cast<uint64_t>(panel) << 32) |
-         static_cast<uint32_t>(kTop - std::clamp(phase, -kTop, kTop));
+         static_cast<uint32_t>(kTopPhase - std::clamp(phase, -kTopPhase, kTopPhase));
 }
 
 uint64_t panel_of(const PanelPlace& s) { return s.order >> 32; }
@@ -28,8 +29,31 @@ bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
   return x.tile != y.tile && x.k_begin < y.k_end && y.k_begin < x.k_end;
 }
 
-// `v` sorted by panel, then phase from high (fetches first) to low, then tile: bucketed by panel
-// (a counting sort, linear), each panel's run sorted on its own (short runs).
+// The order of places in an operand's panels: panel, then phase from high (fetches first) to low,
+// then tile.
+bool panel_order(const PanelPlace& x, const PanelPlace& y) {
+  return x.order < y.order || (x.order == y.order && x.across < y.across);
+}
+
+uint32_t panel_index(Operand op, const PanelSegment& s) { return op == Operand::A ? s.row : s.col; }
+
+// Segment `index`'s place in operand `op`'s panels.
+PanelPlace place_of(Operand op, const PanelSegment& s, uint32_t index) {
+  const uint32_t across = op == Operand::A ? s.col : s.row;
+  return {order_key(panel_index(op, s), s.phase), across, index};
+}
+
+// Counts per key into `start` ([key + 1], then prefix sums: start[key] is the key's first slot).
+template <typename Key>
+void set_bucket_starts(size_t keys, const std::vector<PanelSegment>& segments, Key key,
+                       std::vector<size_t>& start) {
+  start.assign(keys + 1, 0);
+  for (const PanelSegment& s : segments) ++start[key(s) + 1];
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+}
+
+// `v` sorted by panel_order: bucketed by panel (a counting sort, linear), each panel's run sorted
+// on its own (short runs).
 void sort_by_panel(std::vector<PanelPlace>& v, PanelLagScratch& scratch) {
   uint64_t panels = 0;
   for (const auto& s : v) panels = std::max(panels, panel_of(s) + 1);
@@ -43,18 +67,28 @@ void sort_by_panel(std::vector<PanelPlace>& v, PanelLagScratch& scratch) {
   size_t begin = 0;
   for (const size_t end : start) {
     std::sort(v.begin() + static_cast<std::ptrdiff_t>(begin),
-              v.begin() + static_cast<std::ptrdiff_t>(end),
-              [](const PanelPlace& x, const PanelPlace& y) {
-                return x.order < y.order || (x.order == y.order && x.across < y.across);
-              });
+              v.begin() + static_cast<std::ptrdiff_t>(end), panel_order);
     begin = end;
   }
 }
 
+// `v`, sorted by panel and phase, put in panel_order by insertion (only places of one panel and
+// phase move, past each other); false if two places have equal keys.
+bool insert_across(std::vector<PanelPlace>& v) {
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (panel_order(v[i - 1], v[i])) continue;
+    const PanelPlace x = v[i];
+    size_t j = i;
+    for (; j > 0 && panel_order(x, v[j - 1]); --j) v[j] = v[j - 1];
+    if (j == i || (j > 0 && !panel_order(v[j - 1], x))) return false;  // x equals v[j - 1]
+    v[j] = x;
+  }
+  return true;
+}
+
 // Each segment's gap to the nearest earlier fetcher of its panel, into scratch.gaps (`places`: one
-// operand's, sorted here).
-void set_gaps(std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
-  sort_by_panel(places, scratch);
+// operand's, in panel order).
+void set_gaps(const std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
   const std::vector<PanelSegment>& segments = scratch.segments;
   scratch.gaps.resize(segments.size());
   for (size_t i = 0; i < places.size(); ++i) {
@@ -81,6 +115,48 @@ double quantile_at(int j, double total_ktiles) {
 }  // namespace
 
 namespace panel_lag_detail {
+
+void places_by_sorting(Operand op, PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  scratch.places.resize(segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    scratch.places[i] = place_of(op, segments[i], static_cast<uint32_t>(i));
+  }
+  sort_by_panel(scratch.places, scratch);
+}
+
+bool set_phase_order(PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  const int64_t span = scratch.max_phase - scratch.min_phase + 1;
+  const auto n = static_cast<int64_t>(segments.size());
+  if (scratch.min_phase < -kTopPhase || scratch.max_phase > kTopPhase ||
+      span > kCountedPhasesPerSegment * std::max<int64_t>(n, 1)) {
+    return false;
+  }
+  const int64_t top = scratch.max_phase;
+  auto down = [top](const PanelSegment& s) { return static_cast<size_t>(top - s.phase); };
+  std::vector<size_t>& start = scratch.phase_start;
+  set_bucket_starts(static_cast<size_t>(span), segments, down, start);
+  scratch.by_phase.resize(segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    scratch.by_phase[start[down(segments[i])]++] = static_cast<uint32_t>(i);
+  }
+  return true;
+}
+
+bool places_by_counting(Operand op, PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  auto panel = [op](const PanelSegment& s) { return static_cast<size_t>(panel_index(op, s)); };
+  size_t panels = 0;
+  for (const PanelSegment& s : segments) panels = std::max(panels, panel(s) + 1);
+  std::vector<size_t>& start = scratch.panel_start;
+  set_bucket_starts(panels, segments, panel, start);
+  scratch.places.resize(segments.size());
+  for (const uint32_t i : scratch.by_phase) {
+    scratch.places[start[panel(segments[i])]++] = place_of(op, segments[i], i);
+  }
+  return insert_across(scratch.places);
+}
 
 // Gap quantiles weighted by the segments' k-tiles, by sorting (gap, k-tiles) pairs.
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch) {
@@ -161,19 +237,22 @@ GapQuantiles quantiles(PanelLagScratch& scratch) {
   return quantiles_by_counting(static_cast<int64_t>(max_gap), scratch);
 }
 
-// One operand's gap quantiles (`places`: its panels).
-GapQuantiles operand_gaps(std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
-  set_gaps(places, scratch);
+// One operand's gap quantiles (`counted`: scratch.by_phase is set).
+GapQuantiles operand_gaps(Operand op, bool counted, PanelLagScratch& scratch) {
+  if (!counted || !panel_lag_detail::places_by_counting(op, scratch)) {
+    panel_lag_detail::places_by_sorting(op, scratch);
+  }
+  set_gaps(scratch.places, scratch);
   return quantiles(scratch);
 }
 
-// Every MAC segment of the launch with its phase into scratch.segments, and its places in the A
-// panels (tile rows) and B panels (tile columns) into scratch.a and .b, in walk order. The segment
-// indices and tile coordinates are taken to fit in 32 bits, as order_key takes the panels.
+// Every MAC segment of the launch with its phase into scratch.segments, in walk order, and the
+// phases' range. The segment indices and tile coordinates are taken to fit in 32 bits, as
+// order_key takes the panels.
 void collect_segments(const Plan& p, PanelLagScratch& scratch) {
   scratch.segments.clear();
-  scratch.a.clear();
-  scratch.b.clear();
+  scratch.min_phase = std::numeric_limits<int64_t>::max();
+  scratch.max_phase = std::numeric_limits<int64_t>::min();
   for (int64_t cta = 0; cta < p.grid; ++cta) {
     CtaWalk w;
     walk_begin(p, cta, w);
@@ -181,11 +260,11 @@ void collect_segments(const Plan& p, PanelLagScratch& scratch) {
     int64_t ran = 0;  // k-tiles this CTA ran before the segment
     while (walk_next(p, w, s)) {
       const int64_t phase = s.k_begin - ran;
-      const auto index = static_cast<uint32_t>(scratch.segments.size());
-      const int64_t row = tile_coord_m(p, s.tile), col = tile_coord_n(p, s.tile);
-      scratch.segments.push_back({s.tile, s.k_begin, s.k_end, phase});
-      scratch.a.push_back({order_key(row, phase), static_cast<uint32_t>(col), index});
-      scratch.b.push_back({order_key(col, phase), static_cast<uint32_t>(row), index});
+      const auto row = static_cast<uint32_t>(tile_coord_m(p, s.tile));
+      const auto col = static_cast<uint32_t>(tile_coord_n(p, s.tile));
+      scratch.segments.push_back({s.tile, s.k_begin, s.k_end, phase, row, col});
+      scratch.min_phase = std::min(scratch.min_phase, phase);
+      scratch.max_phase = std::max(scratch.max_phase, phase);
       ran += segment_iters(s);
     }
   }
@@ -200,10 +279,11 @@ bool has_panel_lag(const Plan& p) {
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
   if (!has_panel_lag(p)) return {};
   collect_segments(p, scratch);
+  const bool counted = panel_lag_detail::set_phase_order(scratch);
   PanelLag lag;
   lag.known = true;
-  lag.a_gaps = operand_gaps(scratch.a, scratch);
-  lag.b_gaps = operand_gaps(scratch.b, scratch);
+  lag.a_gaps = operand_gaps(Operand::A, counted, scratch);
+  lag.b_gaps = operand_gaps(Operand::B, counted, scratch);
   return lag;
 }
 

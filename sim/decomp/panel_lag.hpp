@@ -31,11 +31,13 @@ struct PanelLag {
   GapQuantiles b_gaps{};
 };
 
-// One segment of the plan as the gap computation sees it.
+// One segment of the plan as the gap computation sees it (`row`, `col`: its tile's coordinates,
+// the A and B panels it is in).
 struct PanelSegment {
   int64_t tile = 0;
   int64_t k_begin = 0, k_end = 0;
   int64_t phase = 0;
+  uint32_t row = 0, col = 0;
 };
 
 // A segment's place in one operand's panels (sorted by `order`: panel ascending, then phase
@@ -50,10 +52,12 @@ struct PanelPlace {
 
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
 struct PanelLagScratch {
-  std::vector<PanelSegment> segments;
-  std::vector<PanelPlace> a, b, sorted;  // places by tile row (A panels), column (B), sort buffer
-  std::vector<double> gaps;              // per segment, of the operand at hand
-  std::vector<std::size_t> panel_start;
+  std::vector<PanelSegment> segments;      // in walk order (CTA by CTA)
+  int64_t min_phase = 0, max_phase = 0;    // over `segments`
+  std::vector<uint32_t> by_phase;          // segment indices, phase descending (ties in walk order)
+  std::vector<PanelPlace> places, sorted;  // the operand at hand's places in panel order, buffer
+  std::vector<double> gaps;                // per segment, of the operand at hand
+  std::vector<std::size_t> panel_start, phase_start;  // counting sorts' bucket starts
   std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
   std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
 };
@@ -91,10 +95,27 @@ class PanelLagCache {
 // nearest of another tile with a common k is taken).
 constexpr int64_t kPanelLagSearch = 8;
 
-// The two ways panel_lag() summarises one operand's gaps (scratch.gaps, per scratch.segments) as
-// k-tile quantiles; they must agree wherever counting applies (every gap a whole number of
-// k-tiles in [kFirstFetch, max_gap]). Exposed for the test that pins that.
+// Phases are ordered by counting while they span at most this many values per segment (else by
+// comparisons).
+constexpr int64_t kCountedPhasesPerSegment = 8;
+
+// The A panels are the tile rows (a place's `across`: the tile's column), the B panels the columns.
+enum class Operand { A, B };
+
+// The two ways panel_lag() orders one operand's places (scratch.places, from scratch.segments)
+// and summarises its gaps (scratch.gaps, per scratch.segments) as k-tile quantiles; both pairs
+// must agree: the orders wherever no two places have equal keys (then the order is unique),
+// the quantiles wherever counting applies (every gap a whole number of k-tiles in
+// [kFirstFetch, max_gap]). Exposed for the tests that pin that.
 namespace panel_lag_detail {
+// Walk-order places bucketed by panel, each panel's run sorted by comparisons.
+void places_by_sorting(Operand op, PanelLagScratch& scratch);
+// From scratch.by_phase (set_phase_order() true): bucketed by panel, equal phases put in `across`
+// order by insertion. False (scratch.places then unspecified) when two places have equal keys.
+bool places_by_counting(Operand op, PanelLagScratch& scratch);
+// scratch.by_phase by a counting sort over the phases; false (nothing set) when they span more
+// than kCountedPhasesPerSegment values per segment or exceed the sort key's range.
+bool set_phase_order(PanelLagScratch& scratch);
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch);
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch);
 }  // namespace panel_lag_detail

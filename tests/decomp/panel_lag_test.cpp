@@ -23,7 +23,7 @@ Plan plan(const char* schedule, const Problem& p, int64_t sms) {
 // Scratch holding one operand's gaps: segment i has ktiles[i] k-tiles and gap gaps[i].
 PanelLagScratch with_gaps(const std::vector<int64_t>& ktiles, const std::vector<double>& gaps) {
   PanelLagScratch s;
-  for (size_t i = 0; i < ktiles.size(); ++i) s.segments.push_back({0, 0, ktiles[i], 0});
+  for (size_t i = 0; i < ktiles.size(); ++i) s.segments.push_back({0, 0, ktiles[i], 0, 0, 0});
   s.gaps = gaps;
   return s;
 }
@@ -53,6 +53,66 @@ TEST_CASE("gap quantiles by counting and by sorting: a hand case and random gaps
     CHECK(panel_lag_detail::quantiles_by_counting(static_cast<int64_t>(top), s) ==
           panel_lag_detail::quantiles_by_sorting(s));
   }
+}
+
+// Places of operand `op` in scratch.places, ordered by `counted` (false if it declined).
+bool placed(Operand op, bool counted, PanelLagScratch& scratch) {
+  if (!counted) {
+    panel_lag_detail::places_by_sorting(op, scratch);
+    return true;
+  }
+  return panel_lag_detail::set_phase_order(scratch) &&
+         panel_lag_detail::places_by_counting(op, scratch);
+}
+
+bool same_places(const std::vector<PanelPlace>& x, const std::vector<PanelPlace>& y) {
+  return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                    [](const PanelPlace& a, const PanelPlace& b) {
+                      return a.order == b.order && a.across == b.across && a.segment == b.segment;
+                    });
+}
+
+TEST_CASE("panel order by counting phases equals the sorted order on Stream-K plans") {
+  std::mt19937_64 rng(11);
+  int counted = 0;
+  const char* schedules[] = {"streamk", "cutlass", "two-tile"};
+  for (int trial = 0; trial < 300; ++trial) {
+    const Problem problem{128 + static_cast<int64_t>(rng() % 4000),
+                          128 + static_cast<int64_t>(rng() % 4000),
+                          64 + static_cast<int64_t>(rng() % 8000)};
+    const Plan p = plan(schedules[trial % 3], problem, 8 + static_cast<int64_t>(rng() % 140));
+    if (!has_panel_lag(p)) continue;
+    PanelLagScratch scratch;
+    panel_lag(p, scratch);  // fills scratch.segments
+    for (const Operand op : {Operand::A, Operand::B}) {
+      REQUIRE(placed(op, false, scratch));
+      const std::vector<PanelPlace> sorted = scratch.places;
+      if (!placed(op, true, scratch)) continue;
+      ++counted;
+      CHECK(same_places(scratch.places, sorted));
+    }
+  }
+  CHECK(counted > 300);  // most plans are counted
+}
+
+TEST_CASE("counting declines places with equal keys and phases spread too wide") {
+  // Two segments of tile 0 (row 0, col 0) at phase 3, one of tile 1 (col 1) at phase 5.
+  PanelLagScratch s;
+  s.segments = {{0, 0, 2, 3, 0, 0}, {1, 0, 4, 5, 0, 1}, {0, 4, 6, 3, 0, 0}};
+  s.min_phase = 3;
+  s.max_phase = 5;
+  REQUIRE(panel_lag_detail::set_phase_order(s));
+  CHECK(s.by_phase == std::vector<uint32_t>{1, 0, 2});
+  CHECK_FALSE(panel_lag_detail::places_by_counting(Operand::A, s));
+  s.segments[2].phase = 4;  // now one order: phase 5, 4, 3
+  s.min_phase = 3;
+  REQUIRE(panel_lag_detail::set_phase_order(s));
+  REQUIRE(panel_lag_detail::places_by_counting(Operand::A, s));
+  CHECK(s.places[0].segment == 1);
+  CHECK(s.places[1].segment == 2);
+  CHECK(s.places[2].segment == 0);
+  s.max_phase = 3 + 3 * kCountedPhasesPerSegment;  // a span of more than that per segment
+  CHECK_FALSE(panel_lag_detail::set_phase_order(s));
 }
 
 TEST_CASE("Stream-K over one tile row: A slices refetched 2 k-tiles apart, B never shared") {
