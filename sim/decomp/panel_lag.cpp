@@ -12,8 +12,13 @@ namespace lw {
 namespace {
 
 // The sort key's phase bound: phases are clamped to +-kTopPhase k-tiles (only the order of phases
-// that far apart could change, and their gaps are far beyond any L2 either way).
+// that far apart could change, and their gaps are far beyond any L2 either way). The counted path
+// takes phases within it only, so it also stores them in 32 bits.
 constexpr int64_t kTopPhase = std::numeric_limits<int32_t>::max();
+
+// kFirstFetch as a whole number of k-tiles (the counted path's gaps are integers).
+constexpr int64_t kFirstFetchKtiles = -1;
+static_assert(static_cast<double>(kFirstFetchKtiles) == kFirstFetch);
 
 // The sort key: the panel in the high 32 bits, the phase counted down from the top of the low 32.
 uint64_t order_key(int64_t panel, int64_t phase) {
@@ -35,12 +40,25 @@ bool panel_order(const PanelPlace& x, const PanelPlace& y) {
   return x.order < y.order || (x.order == y.order && x.across < y.across);
 }
 
+// The same order within one panel's items.
+bool item_order(const PanelItem& x, const PanelItem& y) {
+  return x.phase > y.phase || (x.phase == y.phase && x.across < y.across);
+}
+
 uint32_t panel_index(Operand op, const PanelSegment& s) { return op == Operand::A ? s.row : s.col; }
+uint32_t across_index(Operand op, const PanelSegment& s) {
+  return op == Operand::A ? s.col : s.row;
+}
 
 // Segment `index`'s place in operand `op`'s panels.
 PanelPlace place_of(Operand op, const PanelSegment& s, uint32_t index) {
-  const uint32_t across = op == Operand::A ? s.col : s.row;
-  return {order_key(panel_index(op, s), s.phase), across, index};
+  return {order_key(panel_index(op, s), s.phase), across_index(op, s), index};
+}
+
+// Its item (phases within kTopPhase, k-tiles of a tile far below 2^31).
+PanelItem item_of(Operand op, const PanelSegment& s) {
+  return {static_cast<int32_t>(s.phase), across_index(op, s), static_cast<int32_t>(s.k_begin),
+          static_cast<int32_t>(s.k_end)};
 }
 
 // Counts per key into `start` ([key + 1], then prefix sums: start[key] is the key's first slot).
@@ -72,15 +90,15 @@ void sort_by_panel(std::vector<PanelPlace>& v, PanelLagScratch& scratch) {
   }
 }
 
-// `v`, sorted by panel and phase, put in panel_order by insertion (only places of one panel and
-// phase move, past each other); false if two places have equal keys.
-bool insert_across(std::vector<PanelPlace>& v) {
-  for (size_t i = 1; i < v.size(); ++i) {
-    if (panel_order(v[i - 1], v[i])) continue;
-    const PanelPlace x = v[i];
+// Items [begin, end) of one panel, sorted by phase, put in item_order by insertion (only items of
+// one phase move, past each other); false if two have equal keys.
+bool insert_across(std::vector<PanelItem>& v, size_t begin, size_t end) {
+  for (size_t i = begin + 1; i < end; ++i) {
+    if (item_order(v[i - 1], v[i])) continue;
+    const PanelItem x = v[i];
     size_t j = i;
-    for (; j > 0 && panel_order(x, v[j - 1]); --j) v[j] = v[j - 1];
-    if (j == i || (j > 0 && !panel_order(v[j - 1], x))) return false;  // x equals v[j - 1]
+    for (; j > begin && item_order(x, v[j - 1]); --j) v[j] = v[j - 1];
+    if (j == i || (j > begin && !item_order(v[j - 1], x))) return false;  // x equals v[j - 1]
     v[j] = x;
   }
   return true;
@@ -106,10 +124,48 @@ void set_gaps(const std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
   }
 }
 
+// The gap of item i of a panel whose items start at `begin` (set_gaps on items): its phase
+// distance to the nearest of the kPanelLagSearch items before it that is of another tile (another
+// `across`) and covers a common k.
+int64_t item_gap(const std::vector<PanelItem>& items, size_t begin, size_t i) {
+  const PanelItem& s = items[i];
+  const size_t search = static_cast<size_t>(kPanelLagSearch);
+  const size_t lowest = i - begin > search ? i - search : begin;
+  for (size_t j = i; j-- > lowest;) {
+    const PanelItem& e = items[j];
+    if (e.across != s.across && s.k_begin < e.k_end && e.k_begin < s.k_end) {
+      return static_cast<int64_t>(e.phase) - s.phase;
+    }
+  }
+  return kFirstFetchKtiles;
+}
+
 // The (j + 1/2) / kGapQuantiles k-tile quantile of the gaps: the smallest gap whose segments and
 // the lower gaps' hold more than that many k-tiles (the largest gap if none does).
 double quantile_at(int j, double total_ktiles) {
   return (static_cast<double>(j) + 0.5) / kGapQuantiles * total_ktiles;
+}
+
+// The quantiles of gaps counted per value (ktiles[gap + 1]: k-tiles of that gap, `max_gap` the
+// largest gap with any, `total` their sum; the sums are whole numbers far below 2^53, so exact in
+// any order): the smallest gap whose counter and those below it hold more than the quantile's
+// k-tiles, else max_gap. Counters past max_gap + 1 are not read.
+GapQuantiles quantiles_of_counts(const std::vector<double>& ktiles, int64_t max_gap, double total) {
+  GapQuantiles q{};
+  size_t g = 0;      // gap + 1
+  double below = 0;  // k-tiles of the counters before g
+  const auto last = static_cast<size_t>(max_gap - kFirstFetchKtiles);
+  for (int j = 0; j < kGapQuantiles; ++j) {
+    const double at = quantile_at(j, total);
+    while (g < last && below + ktiles[g] <= at) {
+      below += ktiles[g];
+      ++g;
+    }
+    // An empty gap value is never where the scan stops unless it is the last (then max_gap's
+    // segments are there: the largest gap).
+    q[static_cast<size_t>(j)] = static_cast<double>(g) + kFirstFetch;
+  }
+  return q;
 }
 
 }  // namespace
@@ -129,8 +185,8 @@ bool set_phase_order(PanelLagScratch& scratch) {
   const std::vector<PanelSegment>& segments = scratch.segments;
   const int64_t span = scratch.max_phase - scratch.min_phase + 1;
   const auto n = static_cast<int64_t>(segments.size());
-  if (scratch.min_phase < -kTopPhase || scratch.max_phase > kTopPhase ||
-      span > kCountedPhasesPerSegment * std::max<int64_t>(n, 1)) {
+  if (n == 0 || scratch.min_phase < -kTopPhase || scratch.max_phase > kTopPhase ||
+      span > kCountedPhasesPerSegment * n) {
     return false;
   }
   const int64_t top = scratch.max_phase;
@@ -144,18 +200,23 @@ bool set_phase_order(PanelLagScratch& scratch) {
   return true;
 }
 
-bool places_by_counting(Operand op, PanelLagScratch& scratch) {
+bool items_by_counting(Operand op, PanelLagScratch& scratch) {
   const std::vector<PanelSegment>& segments = scratch.segments;
   auto panel = [op](const PanelSegment& s) { return static_cast<size_t>(panel_index(op, s)); };
   size_t panels = 0;
   for (const PanelSegment& s : segments) panels = std::max(panels, panel(s) + 1);
   std::vector<size_t>& start = scratch.panel_start;
   set_bucket_starts(panels, segments, panel, start);
-  scratch.places.resize(segments.size());
+  scratch.items.resize(segments.size());
   for (const uint32_t i : scratch.by_phase) {
-    scratch.places[start[panel(segments[i])]++] = place_of(op, segments[i], i);
+    scratch.items[start[panel(segments[i])]++] = item_of(op, segments[i]);
   }
-  return insert_across(scratch.places);
+  size_t begin = 0;  // start[p] is now the end of panel p's run
+  for (const size_t end : start) {
+    if (!insert_across(scratch.items, begin, end)) return false;
+    begin = end;
+  }
+  return true;
 }
 
 // Gap quantiles weighted by the segments' k-tiles, by sorting (gap, k-tiles) pairs.
@@ -185,33 +246,19 @@ GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch) {
   return q;
 }
 
-// The same quantiles from the k-tiles per gap value (gaps are whole k-tiles or kFirstFetch; the
-// k-tile sums are whole numbers far below 2^53, so exact in any order): one pass and a scan of
-// `max_gap` + 2 counters instead of a sort.
+// The same quantiles from the k-tiles per gap value (gaps are whole k-tiles or kFirstFetch): one
+// pass and a scan of `max_gap` + 2 counters instead of a sort.
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch) {
   std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
-  ktiles.assign(static_cast<size_t>(max_gap) + 2, 0.0);
+  ktiles.assign(static_cast<size_t>(max_gap - kFirstFetchKtiles) + 1, 0.0);
   double total = 0;
   for (size_t i = 0; i < scratch.segments.size(); ++i) {
     const auto n = static_cast<double>(segment_ktiles(scratch.segments[i]));
     ktiles[static_cast<size_t>(scratch.gaps[i] - kFirstFetch)] += n;
     total += n;
   }
-  GapQuantiles q{};
-  size_t g = 0;      // gap + 1
-  double below = 0;  // k-tiles of the counters before g
-  const size_t last = ktiles.size() - 1;
-  for (int j = 0; j < kGapQuantiles && !scratch.segments.empty(); ++j) {
-    const double at = quantile_at(j, total);
-    while (g < last && below + ktiles[g] <= at) {
-      below += ktiles[g];
-      ++g;
-    }
-    // An empty gap value is never where the scan stops unless it is the last (then max_gap's
-    // segments are there: the largest gap).
-    q[static_cast<size_t>(j)] = static_cast<double>(g) + kFirstFetch;
-  }
-  return q;
+  if (scratch.segments.empty()) return {};
+  return quantiles_of_counts(ktiles, max_gap, total);
 }
 
 }  // namespace panel_lag_detail
@@ -237,13 +284,43 @@ GapQuantiles quantiles(PanelLagScratch& scratch) {
   return quantiles_by_counting(static_cast<int64_t>(max_gap), scratch);
 }
 
-// One operand's gap quantiles (`counted`: scratch.by_phase is set).
-GapQuantiles operand_gaps(Operand op, bool counted, PanelLagScratch& scratch) {
-  if (!counted || !panel_lag_detail::places_by_counting(op, scratch)) {
-    panel_lag_detail::places_by_sorting(op, scratch);
-  }
+// One operand's gap quantiles by comparisons: each segment's gap kept, their quantiles taken.
+GapQuantiles sorted_gaps(Operand op, PanelLagScratch& scratch) {
+  panel_lag_detail::places_by_sorting(op, scratch);
   set_gaps(scratch.places, scratch);
   return quantiles(scratch);
+}
+
+// The same from scratch.items (items_by_counting() true): each item's gap counted per value as it
+// is found. The gaps lie in [kFirstFetch, top_gap] (an earlier item's phase is not lower), so the
+// counters are sized by the phases' span.
+GapQuantiles counted_gaps(PanelLagScratch& scratch) {
+  std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
+  const int64_t top_gap = scratch.max_phase - scratch.min_phase;
+  ktiles.assign(static_cast<size_t>(top_gap - kFirstFetchKtiles) + 1, 0.0);
+  const std::vector<PanelItem>& items = scratch.items;
+  int64_t max_gap = kFirstFetchKtiles;
+  double total = 0;
+  size_t begin = 0;  // of the panel at hand
+  for (const size_t end : scratch.panel_start) {
+    for (size_t i = begin; i < end; ++i) {
+      const int64_t gap = item_gap(items, begin, i);
+      const auto n = static_cast<double>(items[i].k_end - items[i].k_begin);
+      ktiles[static_cast<size_t>(gap - kFirstFetchKtiles)] += n;
+      total += n;
+      max_gap = std::max(max_gap, gap);
+    }
+    begin = end;
+  }
+  return quantiles_of_counts(ktiles, max_gap, total);
+}
+
+// One operand's gap quantiles (`counted`: scratch.by_phase is set), counted where
+// items_by_counting() takes them; scratch.counted false if it does not.
+GapQuantiles operand_gaps(Operand op, bool counted, PanelLagScratch& scratch) {
+  if (counted && panel_lag_detail::items_by_counting(op, scratch)) return counted_gaps(scratch);
+  scratch.counted = false;
+  return sorted_gaps(op, scratch);
 }
 
 // Every MAC segment of the launch with its phase into scratch.segments, in walk order, and the
@@ -276,10 +353,26 @@ bool has_panel_lag(const Plan& p) {
   return p.split_mode == SplitMode::EvenStream || p.split_mode == SplitMode::CutlassStream;
 }
 
+namespace panel_lag_detail {
+
+PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch) {
+  if (!has_panel_lag(p)) return {};
+  collect_segments(p, scratch);
+  scratch.counted = false;
+  PanelLag lag;
+  lag.known = true;
+  lag.a_gaps = sorted_gaps(Operand::A, scratch);
+  lag.b_gaps = sorted_gaps(Operand::B, scratch);
+  return lag;
+}
+
+}  // namespace panel_lag_detail
+
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
   if (!has_panel_lag(p)) return {};
   collect_segments(p, scratch);
   const bool counted = panel_lag_detail::set_phase_order(scratch);
+  scratch.counted = counted;
   PanelLag lag;
   lag.known = true;
   lag.a_gaps = operand_gaps(Operand::A, counted, scratch);

@@ -50,13 +50,24 @@ struct PanelPlace {
   uint32_t segment = 0;
 };
 
+// A segment's place in one panel as the counted gap search reads it: PanelPlace without the
+// panel (the run of places it is in says which), with the segment's k-range; in 32 bits, which
+// the phases are checked to fit (their tiles differ exactly where `across` does).
+struct PanelItem {
+  int32_t phase = 0;
+  uint32_t across = 0;
+  int32_t k_begin = 0, k_end = 0;
+};
+
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
 struct PanelLagScratch {
-  std::vector<PanelSegment> segments;      // in walk order (CTA by CTA)
-  int64_t min_phase = 0, max_phase = 0;    // over `segments`
+  std::vector<PanelSegment> segments;    // in walk order (CTA by CTA)
+  int64_t min_phase = 0, max_phase = 0;  // over `segments`
+  bool counted = false;  // the last panel_lag() ordered both operands by counting (tests read it)
   std::vector<uint32_t> by_phase;          // segment indices, phase descending (ties in walk order)
-  std::vector<PanelPlace> places, sorted;  // the operand at hand's places in panel order, buffer
-  std::vector<double> gaps;                // per segment, of the operand at hand
+  std::vector<PanelItem> items;            // counted: the operand at hand's places, panel by panel
+  std::vector<PanelPlace> places, sorted;  // by comparisons: the operand's places, sort buffer
+  std::vector<double> gaps;                // by comparisons: per segment, of the operand at hand
   std::vector<std::size_t> panel_start, phase_start;  // counting sorts' bucket starts
   std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
   std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
@@ -102,20 +113,25 @@ constexpr int64_t kCountedPhasesPerSegment = 8;
 // The A panels are the tile rows (a place's `across`: the tile's column), the B panels the columns.
 enum class Operand { A, B };
 
-// The two ways panel_lag() orders one operand's places (scratch.places, from scratch.segments)
-// and summarises its gaps (scratch.gaps, per scratch.segments) as k-tile quantiles; both pairs
-// must agree: the orders wherever no two places have equal keys (then the order is unique),
-// the quantiles wherever counting applies (every gap a whole number of k-tiles in
-// [kFirstFetch, max_gap]). Exposed for the tests that pin that.
+// The two ways panel_lag() takes one operand's gaps: by comparisons (places sorted, each
+// segment's gap kept, the quantiles of those) and by counting (places bucketed by phase and panel,
+// the gaps counted per value as they are found); both must agree wherever counting applies (no
+// two places with equal keys, when their order is the sort's choice; phases in a span of
+// kCountedPhasesPerSegment values per segment). So must the two ways of taking quantiles of kept
+// gaps wherever counting applies (every gap a whole number of k-tiles in [kFirstFetch, max_gap]).
+// Exposed for the tests that pin that.
 namespace panel_lag_detail {
-// Walk-order places bucketed by panel, each panel's run sorted by comparisons.
+// panel_lag() by comparisons alone (the reference of the counted path).
+PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch);
+// Walk-order places into scratch.places, bucketed by panel, each panel's run sorted.
 void places_by_sorting(Operand op, PanelLagScratch& scratch);
-// From scratch.by_phase (set_phase_order() true): bucketed by panel, equal phases put in `across`
-// order by insertion. False (scratch.places then unspecified) when two places have equal keys.
-bool places_by_counting(Operand op, PanelLagScratch& scratch);
 // scratch.by_phase by a counting sort over the phases; false (nothing set) when they span more
-// than kCountedPhasesPerSegment values per segment or exceed the sort key's range.
+// than kCountedPhasesPerSegment values per segment or exceed 32 bits.
 bool set_phase_order(PanelLagScratch& scratch);
+// From scratch.by_phase: scratch.items bucketed by panel (scratch.panel_start[i] the end of panel
+// i's run), equal phases put in `across` order by insertion. False (scratch.items then
+// unspecified) when two places have equal keys.
+bool items_by_counting(Operand op, PanelLagScratch& scratch);
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch);
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch);
 }  // namespace panel_lag_detail
