@@ -61,12 +61,8 @@ PanelItem item_of(Operand op, const PanelSegment& s) {
           static_cast<int32_t>(s.k_end)};
 }
 
-// Counts per key into `start` ([key + 1], then prefix sums: start[key] is the key's first slot).
-template <typename Key>
-void set_bucket_starts(size_t keys, const std::vector<PanelSegment>& segments, Key key,
-                       std::vector<size_t>& start) {
-  start.assign(keys + 1, 0);
-  for (const PanelSegment& s : segments) ++start[key(s) + 1];
+// Bucket counts at [key + 1] into bucket starts (start[key]: the key's first slot).
+void prefix_sums(std::vector<size_t>& start) {
   for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
 }
 
@@ -78,7 +74,7 @@ void sort_by_panel(std::vector<PanelPlace>& v, PanelLagScratch& scratch) {
   std::vector<size_t>& start = scratch.panel_start;
   start.assign(static_cast<size_t>(panels) + 1, 0);
   for (const auto& s : v) ++start[static_cast<size_t>(panel_of(s)) + 1];
-  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  prefix_sums(start);
   scratch.sorted.resize(v.size());
   for (const auto& s : v) scratch.sorted[start[static_cast<size_t>(panel_of(s))]++] = s;
   v.swap(scratch.sorted);  // start[i] is now the end of panel i's run
@@ -168,6 +164,23 @@ GapQuantiles quantiles_of_counts(const std::vector<double>& ktiles, int64_t max_
   return q;
 }
 
+// items_by_counting() of operand `op` (its panels' bucket starts `start`).
+template <Operand op>
+bool place_items(std::vector<size_t>& start, PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  scratch.items.resize(segments.size());
+  for (const uint32_t i : scratch.by_phase) {
+    const PanelSegment& s = segments[i];
+    scratch.items[start[panel_index(op, s)]++] = item_of(op, s);
+  }
+  size_t begin = 0;  // start[p] is now the end of panel p's run
+  for (const size_t end : start) {
+    if (!insert_across(scratch.items, begin, end)) return false;
+    begin = end;
+  }
+  return true;
+}
+
 }  // namespace
 
 namespace panel_lag_detail {
@@ -191,32 +204,28 @@ bool set_phase_order(PanelLagScratch& scratch) {
   }
   const int64_t top = scratch.max_phase;
   auto down = [top](const PanelSegment& s) { return static_cast<size_t>(top - s.phase); };
-  std::vector<size_t>& start = scratch.phase_start;
-  set_bucket_starts(static_cast<size_t>(span), segments, down, start);
+  std::vector<size_t>& phase = scratch.phase_start;
+  std::vector<size_t>& row = scratch.row_start;
+  std::vector<size_t>& col = scratch.col_start;
+  phase.assign(static_cast<size_t>(span) + 1, 0);
+  row.assign(size_t{scratch.rows} + 1, 0);
+  col.assign(size_t{scratch.cols} + 1, 0);
+  for (const PanelSegment& s : segments) {  // counts at [key + 1]
+    ++phase[down(s) + 1];
+    ++row[size_t{s.row} + 1];
+    ++col[size_t{s.col} + 1];
+  }
+  for (std::vector<size_t>* start : {&phase, &row, &col}) prefix_sums(*start);
   scratch.by_phase.resize(segments.size());
   for (size_t i = 0; i < segments.size(); ++i) {
-    scratch.by_phase[start[down(segments[i])]++] = static_cast<uint32_t>(i);
+    scratch.by_phase[phase[down(segments[i])]++] = static_cast<uint32_t>(i);
   }
   return true;
 }
 
 bool items_by_counting(Operand op, PanelLagScratch& scratch) {
-  const std::vector<PanelSegment>& segments = scratch.segments;
-  auto panel = [op](const PanelSegment& s) { return static_cast<size_t>(panel_index(op, s)); };
-  size_t panels = 0;
-  for (const PanelSegment& s : segments) panels = std::max(panels, panel(s) + 1);
-  std::vector<size_t>& start = scratch.panel_start;
-  set_bucket_starts(panels, segments, panel, start);
-  scratch.items.resize(segments.size());
-  for (const uint32_t i : scratch.by_phase) {
-    scratch.items[start[panel(segments[i])]++] = item_of(op, segments[i]);
-  }
-  size_t begin = 0;  // start[p] is now the end of panel p's run
-  for (const size_t end : start) {
-    if (!insert_across(scratch.items, begin, end)) return false;
-    begin = end;
-  }
-  return true;
+  return op == Operand::A ? place_items<Operand::A>(scratch.row_start, scratch)
+                          : place_items<Operand::B>(scratch.col_start, scratch);
 }
 
 // Gap quantiles weighted by the segments' k-tiles, by sorting (gap, k-tiles) pairs.
@@ -291,10 +300,10 @@ GapQuantiles sorted_gaps(Operand op, PanelLagScratch& scratch) {
   return quantiles(scratch);
 }
 
-// The same from scratch.items (items_by_counting() true): each item's gap counted per value as it
-// is found. The gaps lie in [kFirstFetch, top_gap] (an earlier item's phase is not lower), so the
-// counters are sized by the phases' span.
-GapQuantiles counted_gaps(PanelLagScratch& scratch) {
+// The same from scratch.items (items_by_counting() true, `ends` its panels' ends): each item's gap
+// counted per value as it is found. The gaps lie in [kFirstFetch, top_gap] (an earlier item's phase
+// is not lower), so the counters are sized by the phases' span.
+GapQuantiles counted_gaps(const std::vector<size_t>& ends, PanelLagScratch& scratch) {
   std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
   const int64_t top_gap = scratch.max_phase - scratch.min_phase;
   ktiles.assign(static_cast<size_t>(top_gap - kFirstFetchKtiles) + 1, 0.0);
@@ -302,7 +311,7 @@ GapQuantiles counted_gaps(PanelLagScratch& scratch) {
   int64_t max_gap = kFirstFetchKtiles;
   double total = 0;
   size_t begin = 0;  // of the panel at hand
-  for (const size_t end : scratch.panel_start) {
+  for (const size_t end : ends) {
     for (size_t i = begin; i < end; ++i) {
       const int64_t gap = item_gap(items, begin, i);
       const auto n = static_cast<double>(items[i].k_end - items[i].k_begin);
@@ -318,18 +327,23 @@ GapQuantiles counted_gaps(PanelLagScratch& scratch) {
 // One operand's gap quantiles (`counted`: scratch.by_phase is set), counted where
 // items_by_counting() takes them; scratch.counted false if it does not.
 GapQuantiles operand_gaps(Operand op, bool counted, PanelLagScratch& scratch) {
-  if (counted && panel_lag_detail::items_by_counting(op, scratch)) return counted_gaps(scratch);
+  if (counted && panel_lag_detail::items_by_counting(op, scratch)) {
+    return counted_gaps(op == Operand::A ? scratch.row_start : scratch.col_start, scratch);
+  }
   scratch.counted = false;
   return sorted_gaps(op, scratch);
 }
 
-// Every MAC segment of the launch with its phase into scratch.segments, in walk order, and the
-// phases' range. The segment indices and tile coordinates are taken to fit in 32 bits, as
+// Every MAC segment of the launch with its phase into scratch.segments, in walk order, the phases'
+// range and the panels. The segment indices and tile coordinates are taken to fit in 32 bits, as
 // order_key takes the panels.
 void collect_segments(const Plan& p, PanelLagScratch& scratch) {
-  scratch.segments.clear();
-  scratch.min_phase = std::numeric_limits<int64_t>::max();
-  scratch.max_phase = std::numeric_limits<int64_t>::min();
+  std::vector<PanelSegment>& segments = scratch.segments;
+  segments.clear();
+  // Kept here while walking (scratch's fields could alias the segments written).
+  int64_t min_phase = std::numeric_limits<int64_t>::max();
+  int64_t max_phase = std::numeric_limits<int64_t>::min();
+  uint32_t rows = 0, cols = 0;
   for (int64_t cta = 0; cta < p.grid; ++cta) {
     CtaWalk w;
     walk_begin(p, cta, w);
@@ -339,12 +353,18 @@ void collect_segments(const Plan& p, PanelLagScratch& scratch) {
       const int64_t phase = s.k_begin - ran;
       const auto row = static_cast<uint32_t>(tile_coord_m(p, s.tile));
       const auto col = static_cast<uint32_t>(tile_coord_n(p, s.tile));
-      scratch.segments.push_back({s.tile, s.k_begin, s.k_end, phase, row, col});
-      scratch.min_phase = std::min(scratch.min_phase, phase);
-      scratch.max_phase = std::max(scratch.max_phase, phase);
+      segments.push_back({s.tile, s.k_begin, s.k_end, phase, row, col});
+      min_phase = std::min(min_phase, phase);
+      max_phase = std::max(max_phase, phase);
+      rows = std::max(rows, row + 1);
+      cols = std::max(cols, col + 1);
       ran += segment_iters(s);
     }
   }
+  scratch.min_phase = min_phase;
+  scratch.max_phase = max_phase;
+  scratch.rows = rows;
+  scratch.cols = cols;
 }
 
 }  // namespace

@@ -63,12 +63,15 @@ struct PanelItem {
 struct PanelLagScratch {
   std::vector<PanelSegment> segments;    // in walk order (CTA by CTA)
   int64_t min_phase = 0, max_phase = 0;  // over `segments`
+  uint32_t rows = 0, cols = 0;           // the A and B panels: 1 + the largest row, column
   bool counted = false;  // the last panel_lag() ordered both operands by counting (tests read it)
   std::vector<uint32_t> by_phase;          // segment indices, phase descending (ties in walk order)
   std::vector<PanelItem> items;            // counted: the operand at hand's places, panel by panel
   std::vector<PanelPlace> places, sorted;  // by comparisons: the operand's places, sort buffer
   std::vector<double> gaps;                // by comparisons: per segment, of the operand at hand
-  std::vector<std::size_t> panel_start, phase_start;  // counting sorts' bucket starts
+  std::vector<std::size_t> panel_start;    // by comparisons: the panels' bucket starts
+  // Counted: bucket starts by phase and by row and column (the A and B panels)
+  std::vector<std::size_t> phase_start, row_start, col_start;
   std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
   std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
 };
@@ -125,12 +128,13 @@ namespace panel_lag_detail {
 PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch);
 // Walk-order places into scratch.places, bucketed by panel, each panel's run sorted.
 void places_by_sorting(Operand op, PanelLagScratch& scratch);
-// scratch.by_phase by a counting sort over the phases; false (nothing set) when they span more
-// than kCountedPhasesPerSegment values per segment or exceed 32 bits.
+// scratch.by_phase by a counting sort over the phases, and the row and column bucket starts;
+// false (nothing set) when the phases span more than kCountedPhasesPerSegment values per segment
+// or exceed 32 bits.
 bool set_phase_order(PanelLagScratch& scratch);
-// From scratch.by_phase: scratch.items bucketed by panel (scratch.panel_start[i] the end of panel
-// i's run), equal phases put in `across` order by insertion. False (scratch.items then
-// unspecified) when two places have equal keys.
+// From scratch.by_phase: scratch.items bucketed by panel (the operand's bucket starts, row_start
+// or col_start, then hold the end of each panel's run), equal phases put in `across` order by
+// insertion. False (scratch.items then unspecified) when two places have equal keys.
 bool items_by_counting(Operand op, PanelLagScratch& scratch);
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch);
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch);

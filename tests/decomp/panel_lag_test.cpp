@@ -84,6 +84,8 @@ TEST_CASE("counting declines places with equal keys and phases spread too wide")
   s.segments = {{0, 0, 2, 3, 0, 0}, {1, 0, 4, 5, 0, 1}, {0, 4, 6, 3, 0, 0}};
   s.min_phase = 3;
   s.max_phase = 5;
+  s.rows = 1;
+  s.cols = 3;  // tile 2 below
   REQUIRE(panel_lag_detail::set_phase_order(s));
   CHECK(s.by_phase == std::vector<uint32_t>{1, 0, 2});
   CHECK_FALSE(panel_lag_detail::items_by_counting(Operand::A, s));
