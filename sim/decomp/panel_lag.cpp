@@ -40,10 +40,8 @@ bool panel_order(const PanelPlace& x, const PanelPlace& y) {
   return x.order < y.order || (x.order == y.order && x.across < y.across);
 }
 
-// The same order within one panel's items.
-bool item_order(const PanelItem& x, const PanelItem& y) {
-  return x.phase > y.phase || (x.phase == y.phase && x.across < y.across);
-}
+// The phase of an item counted down from the top (PanelItem::order's high half).
+int64_t phase_down(const PanelItem& x) { return static_cast<int64_t>(x.order >> 32); }
 
 uint32_t panel_index(Operand op, const PanelSegment& s) { return op == Operand::A ? s.row : s.col; }
 uint32_t across_index(Operand op, const PanelSegment& s) {
@@ -57,7 +55,8 @@ PanelPlace place_of(Operand op, const PanelSegment& s, uint32_t index) {
 
 // Its item (phases within kTopPhase, k-tiles of a tile far below 2^31).
 PanelItem item_of(Operand op, const PanelSegment& s) {
-  return {static_cast<int32_t>(s.phase), across_index(op, s), static_cast<int32_t>(s.k_begin),
+  const auto down = static_cast<uint64_t>(kTopPhase - s.phase);
+  return {down << 32 | across_index(op, s), static_cast<int32_t>(s.k_begin),
           static_cast<int32_t>(s.k_end)};
 }
 
@@ -86,15 +85,15 @@ void sort_by_panel(std::vector<PanelPlace>& v, PanelLagScratch& scratch) {
   }
 }
 
-// Items [begin, end) of one panel, sorted by phase, put in item_order by insertion (only items of
+// Items [begin, end) of one panel, sorted by phase, put in `order` by insertion (only items of
 // one phase move, past each other); false if two have equal keys.
 bool insert_across(std::vector<PanelItem>& v, size_t begin, size_t end) {
   for (size_t i = begin + 1; i < end; ++i) {
-    if (item_order(v[i - 1], v[i])) continue;
+    if (v[i - 1].order < v[i].order) continue;
     const PanelItem x = v[i];
     size_t j = i;
-    for (; j > begin && item_order(x, v[j - 1]); --j) v[j] = v[j - 1];
-    if (j == i || (j > begin && !item_order(v[j - 1], x))) return false;  // x equals v[j - 1]
+    for (; j > begin && x.order < v[j - 1].order; --j) v[j] = v[j - 1];
+    if (j == i || (j > begin && v[j - 1].order == x.order)) return false;  // x equals v[j - 1]
     v[j] = x;
   }
   return true;
@@ -129,8 +128,8 @@ int64_t item_gap(const std::vector<PanelItem>& items, size_t begin, size_t i) {
   const size_t lowest = i - begin > search ? i - search : begin;
   for (size_t j = i; j-- > lowest;) {
     const PanelItem& e = items[j];
-    if (e.across != s.across && s.k_begin < e.k_end && e.k_begin < s.k_end) {
-      return static_cast<int64_t>(e.phase) - s.phase;
+    if (e.across() != s.across() && s.k_begin < e.k_end && e.k_begin < s.k_end) {
+      return phase_down(s) - phase_down(e);
     }
   }
   return kFirstFetchKtiles;
@@ -143,17 +142,18 @@ double quantile_at(int j, double total_ktiles) {
 }
 
 // The quantiles of gaps counted per value (ktiles[gap + 1]: k-tiles of that gap, `max_gap` the
-// largest gap with any, `total` their sum; the sums are whole numbers far below 2^53, so exact in
-// any order): the smallest gap whose counter and those below it hold more than the quantile's
-// k-tiles, else max_gap. Counters past max_gap + 1 are not read.
-GapQuantiles quantiles_of_counts(const std::vector<double>& ktiles, int64_t max_gap, double total) {
+// largest gap with any, `total` their sum; whole numbers far below 2^53, so exact as doubles): the
+// smallest gap whose counter and those below it hold more than the quantile's k-tiles, else
+// max_gap. Counters past max_gap + 1 are not read.
+GapQuantiles quantiles_of_counts(const std::vector<int64_t>& ktiles, int64_t max_gap,
+                                 int64_t total) {
   GapQuantiles q{};
-  size_t g = 0;      // gap + 1
-  double below = 0;  // k-tiles of the counters before g
+  size_t g = 0;       // gap + 1
+  int64_t below = 0;  // k-tiles of the counters before g
   const auto last = static_cast<size_t>(max_gap - kFirstFetchKtiles);
   for (int j = 0; j < kGapQuantiles; ++j) {
-    const double at = quantile_at(j, total);
-    while (g < last && below + ktiles[g] <= at) {
+    const double at = quantile_at(j, static_cast<double>(total));
+    while (g < last && static_cast<double>(below + ktiles[g]) <= at) {
       below += ktiles[g];
       ++g;
     }
@@ -258,11 +258,11 @@ GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch) {
 // The same quantiles from the k-tiles per gap value (gaps are whole k-tiles or kFirstFetch): one
 // pass and a scan of `max_gap` + 2 counters instead of a sort.
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch) {
-  std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
-  ktiles.assign(static_cast<size_t>(max_gap - kFirstFetchKtiles) + 1, 0.0);
-  double total = 0;
+  std::vector<int64_t>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
+  ktiles.assign(static_cast<size_t>(max_gap - kFirstFetchKtiles) + 1, 0);
+  int64_t total = 0;
   for (size_t i = 0; i < scratch.segments.size(); ++i) {
-    const auto n = static_cast<double>(segment_ktiles(scratch.segments[i]));
+    const int64_t n = segment_ktiles(scratch.segments[i]);
     ktiles[static_cast<size_t>(scratch.gaps[i] - kFirstFetch)] += n;
     total += n;
   }
@@ -304,17 +304,17 @@ GapQuantiles sorted_gaps(Operand op, PanelLagScratch& scratch) {
 // counted per value as it is found. The gaps lie in [kFirstFetch, top_gap] (an earlier item's phase
 // is not lower), so the counters are sized by the phases' span.
 GapQuantiles counted_gaps(const std::vector<size_t>& ends, PanelLagScratch& scratch) {
-  std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
+  std::vector<int64_t>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
   const int64_t top_gap = scratch.max_phase - scratch.min_phase;
-  ktiles.assign(static_cast<size_t>(top_gap - kFirstFetchKtiles) + 1, 0.0);
+  ktiles.assign(static_cast<size_t>(top_gap - kFirstFetchKtiles) + 1, 0);
   const std::vector<PanelItem>& items = scratch.items;
   int64_t max_gap = kFirstFetchKtiles;
-  double total = 0;
+  int64_t total = 0;
   size_t begin = 0;  // of the panel at hand
   for (const size_t end : ends) {
     for (size_t i = begin; i < end; ++i) {
       const int64_t gap = item_gap(items, begin, i);
-      const auto n = static_cast<double>(items[i].k_end - items[i].k_begin);
+      const int64_t n = items[i].k_end - items[i].k_begin;
       ktiles[static_cast<size_t>(gap - kFirstFetchKtiles)] += n;
       total += n;
       max_gap = std::max(max_gap, gap);

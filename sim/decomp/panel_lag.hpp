@@ -50,13 +50,14 @@ struct PanelPlace {
   uint32_t segment = 0;
 };
 
-// A segment's place in one panel as the counted gap search reads it: PanelPlace without the
-// panel (the run of places it is in says which), with the segment's k-range; in 32 bits, which
-// the phases are checked to fit (their tiles differ exactly where `across` does).
+// A segment's place in one panel as the counted gap search reads it: `order` is PanelPlace's
+// order within the panel in one integer (the phase counted down from the top in the high 32 bits,
+// as in PanelPlace::order, which the counted path takes only for phases that fit; `across` in the
+// low 32), so two items' tiles differ exactly where the low halves do; with the segment's k-range.
 struct PanelItem {
-  int32_t phase = 0;
-  uint32_t across = 0;
+  uint64_t order = 0;
   int32_t k_begin = 0, k_end = 0;
+  uint32_t across() const { return static_cast<uint32_t>(order); }
 };
 
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
@@ -73,7 +74,7 @@ struct PanelLagScratch {
   // Counted: bucket starts by phase and by row and column (the A and B panels)
   std::vector<std::size_t> phase_start, row_start, col_start;
   std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
-  std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
+  std::vector<int64_t> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
 };
 
 // Gaps of plans whose persistent CTAs walk Stream-K ranges (SplitMode::EvenStream,

@@ -95,11 +95,11 @@ TEST_CASE("counting declines places with equal keys and phases spread too wide")
   REQUIRE(panel_lag_detail::set_phase_order(s));
   REQUIRE(panel_lag_detail::items_by_counting(Operand::A, s));
   REQUIRE(s.items.size() == 4);
-  CHECK(s.items[0].across == 1);  // phase 5
-  CHECK(s.items[0].phase == 5);
-  CHECK(s.items[1].across == 0);
-  CHECK(s.items[2].across == 1);
-  CHECK(s.items[3].across == 2);
+  CHECK(s.items[0].across() == 1);  // phase 5
+  CHECK(s.items[0].k_end == 4);
+  CHECK(s.items[1].across() == 0);
+  CHECK(s.items[2].across() == 1);
+  CHECK(s.items[3].across() == 2);
   s.max_phase = 3 + 4 * kCountedPhasesPerSegment;  // a span of more than that per segment
   CHECK_FALSE(panel_lag_detail::set_phase_order(s));
 }
