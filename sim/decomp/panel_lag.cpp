@@ -53,7 +53,7 @@ PanelPlace place_of(Operand op, const PanelSegment& s, uint32_t index) {
   return {order_key(panel_index(op, s), s.phase), across_index(op, s), index};
 }
 
-// Its item (phases within kTopPhase, k-tiles of a tile far below 2^31).
+// Its item (phases and k-tiles within kTopPhase).
 PanelItem item_of(Operand op, const PanelSegment& s) {
   const auto down = static_cast<uint64_t>(kTopPhase - s.phase);
   return {down << 32 | across_index(op, s), static_cast<int32_t>(s.k_begin),
@@ -448,7 +448,8 @@ PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch) {
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
   if (!has_panel_lag(p)) return {};
   panel_lag_detail::collect_segments(p, scratch);
-  const bool counted = panel_lag_detail::set_phase_order(scratch);
+  // Counted items keep phases and k-ranges in 32 bits.
+  const bool counted = p.k_tiles <= kTopPhase && panel_lag_detail::set_phase_order(scratch);
   scratch.counted = counted;
   PanelLag lag;
   lag.known = true;
