@@ -5,19 +5,25 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/decomp/walk.hpp"
+#include "sim/decomp/units.hpp"
 
 namespace lw {
 
 namespace {
 
-// The sort key: the panel in the high 32 bits, the phase counted down from the top of the low 32
-// (clamped to +-(2^31 - 1) k-tiles: only the order of phases that far apart could change, and
-// their gaps are far beyond any L2 either way).
+// The sort key's phase bound: phases are clamped to +-kTopPhase k-tiles (only the order of phases
+// that far apart could change, and their gaps are far beyond any L2 either way). The counted path
+// takes phases within it only, so it also stores them in 32 bits.
+constexpr int64_t kTopPhase = std::numeric_limits<int32_t>::max();
+
+// kFirstFetch as a whole number of k-tiles (the counted path's gaps are integers).
+constexpr int64_t kFirstFetchKtiles = -1;
+static_assert(static_cast<double>(kFirstFetchKtiles) == kFirstFetch);
+
+// The sort key: the panel in the high 32 bits, the phase counted down from the top of the low 32.
 uint64_t order_key(int64_t panel, int64_t phase) {
-  constexpr int64_t kTop = std::numeric_limits<int32_t>::max();
   return (static_cast<uint64_t>(panel) << 32) |
-         static_cast<uint32_t>(kTop - std::clamp(phase, -kTop, kTop));
+         static_cast<uint32_t>(kTopPhase - std::clamp(phase, -kTopPhase, kTopPhase));
 }
 
 uint64_t panel_of(const PanelPlace& s) { return s.order >> 32; }
@@ -28,33 +34,74 @@ bool share_a_k(const PanelSegment& x, const PanelSegment& y) {
   return x.tile != y.tile && x.k_begin < y.k_end && y.k_begin < x.k_end;
 }
 
-// `v` sorted by panel, then phase from high (fetches first) to low, then tile: bucketed by panel
-// (a counting sort, linear), each panel's run sorted on its own (short runs).
+// The order of places in an operand's panels: panel, then phase from high (fetches first) to low,
+// then tile.
+bool panel_order(const PanelPlace& x, const PanelPlace& y) {
+  return x.order < y.order || (x.order == y.order && x.across < y.across);
+}
+
+// The phase of an item counted down from the top (PanelItem::order's high half).
+int64_t phase_down(const PanelItem& x) { return static_cast<int64_t>(x.order >> 32); }
+
+uint32_t panel_index(Operand op, const PanelSegment& s) { return op == Operand::A ? s.row : s.col; }
+uint32_t across_index(Operand op, const PanelSegment& s) {
+  return op == Operand::A ? s.col : s.row;
+}
+
+// Segment `index`'s place in operand `op`'s panels.
+PanelPlace place_of(Operand op, const PanelSegment& s, uint32_t index) {
+  return {order_key(panel_index(op, s), s.phase), across_index(op, s), index};
+}
+
+// Its item (phases and k-tiles within kTopPhase).
+PanelItem item_of(Operand op, const PanelSegment& s) {
+  const auto down = static_cast<uint64_t>(kTopPhase - s.phase);
+  return {down << 32 | across_index(op, s), static_cast<int32_t>(s.k_begin),
+          static_cast<int32_t>(s.k_end)};
+}
+
+// Bucket counts at [key + 1] into bucket starts (start[key]: the key's first slot).
+void prefix_sums(std::vector<size_t>& start) {
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+}
+
+// `v` sorted by panel_order: bucketed by panel (a counting sort, linear), each panel's run sorted
+// on its own (short runs).
 void sort_by_panel(std::vector<PanelPlace>& v, PanelLagScratch& scratch) {
   uint64_t panels = 0;
   for (const auto& s : v) panels = std::max(panels, panel_of(s) + 1);
   std::vector<size_t>& start = scratch.panel_start;
   start.assign(static_cast<size_t>(panels) + 1, 0);
   for (const auto& s : v) ++start[static_cast<size_t>(panel_of(s)) + 1];
-  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  prefix_sums(start);
   scratch.sorted.resize(v.size());
   for (const auto& s : v) scratch.sorted[start[static_cast<size_t>(panel_of(s))]++] = s;
   v.swap(scratch.sorted);  // start[i] is now the end of panel i's run
   size_t begin = 0;
   for (const size_t end : start) {
     std::sort(v.begin() + static_cast<std::ptrdiff_t>(begin),
-              v.begin() + static_cast<std::ptrdiff_t>(end),
-              [](const PanelPlace& x, const PanelPlace& y) {
-                return x.order < y.order || (x.order == y.order && x.across < y.across);
-              });
+              v.begin() + static_cast<std::ptrdiff_t>(end), panel_order);
     begin = end;
   }
 }
 
+// Items [begin, end) of one panel, sorted by phase, put in `order` by insertion (only items of
+// one phase move, past each other); false if two have equal keys.
+bool insert_across(std::vector<PanelItem>& v, size_t begin, size_t end) {
+  for (size_t i = begin + 1; i < end; ++i) {
+    if (v[i - 1].order < v[i].order) continue;
+    const PanelItem x = v[i];
+    size_t j = i;
+    for (; j > begin && x.order < v[j - 1].order; --j) v[j] = v[j - 1];
+    if (j == i || (j > begin && v[j - 1].order == x.order)) return false;  // x equals v[j - 1]
+    v[j] = x;
+  }
+  return true;
+}
+
 // Each segment's gap to the nearest earlier fetcher of its panel, into scratch.gaps (`places`: one
-// operand's, sorted here).
-void set_gaps(std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
-  sort_by_panel(places, scratch);
+// operand's, in panel order).
+void set_gaps(const std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
   const std::vector<PanelSegment>& segments = scratch.segments;
   scratch.gaps.resize(segments.size());
   for (size_t i = 0; i < places.size(); ++i) {
@@ -72,15 +119,114 @@ void set_gaps(std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
   }
 }
 
+// The gap of item i of a panel whose items start at `begin` (set_gaps on items): its phase
+// distance to the nearest of the kPanelLagSearch items before it that is of another tile (another
+// `across`) and covers a common k.
+int64_t item_gap(const std::vector<PanelItem>& items, size_t begin, size_t i) {
+  const PanelItem& s = items[i];
+  const size_t search = static_cast<size_t>(kPanelLagSearch);
+  const size_t lowest = i - begin > search ? i - search : begin;
+  for (size_t j = i; j-- > lowest;) {
+    const PanelItem& e = items[j];
+    if (e.across() != s.across() && s.k_begin < e.k_end && e.k_begin < s.k_end) {
+      return phase_down(s) - phase_down(e);
+    }
+  }
+  return kFirstFetchKtiles;
+}
+
 // The (j + 1/2) / kGapQuantiles k-tile quantile of the gaps: the smallest gap whose segments and
 // the lower gaps' hold more than that many k-tiles (the largest gap if none does).
 double quantile_at(int j, double total_ktiles) {
   return (static_cast<double>(j) + 0.5) / kGapQuantiles * total_ktiles;
 }
 
+// The quantiles of gaps counted per value (ktiles[gap + 1]: k-tiles of that gap, `max_gap` the
+// largest gap with any, `total` their sum; whole numbers far below 2^53, so exact as doubles): the
+// smallest gap whose counter and those below it hold more than the quantile's k-tiles, else
+// max_gap. Counters past max_gap + 1 are not read.
+GapQuantiles quantiles_of_counts(const std::vector<int64_t>& ktiles, int64_t max_gap,
+                                 int64_t total) {
+  GapQuantiles q{};
+  size_t g = 0;       // gap + 1
+  int64_t below = 0;  // k-tiles of the counters before g
+  const auto last = static_cast<size_t>(max_gap - kFirstFetchKtiles);
+  for (int j = 0; j < kGapQuantiles; ++j) {
+    const double at = quantile_at(j, static_cast<double>(total));
+    while (g < last && static_cast<double>(below + ktiles[g]) <= at) {
+      below += ktiles[g];
+      ++g;
+    }
+    // An empty gap value is never where the scan stops unless it is the last (then max_gap's
+    // segments are there: the largest gap).
+    q[static_cast<size_t>(j)] = static_cast<double>(g) + kFirstFetch;
+  }
+  return q;
+}
+
+// items_by_counting() of operand `op` (its panels' bucket starts `start`).
+template <Operand op>
+bool place_items(std::vector<size_t>& start, PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  scratch.items.resize(segments.size());
+  for (const uint32_t i : scratch.by_phase) {
+    const PanelSegment& s = segments[i];
+    scratch.items[start[panel_index(op, s)]++] = item_of(op, s);
+  }
+  size_t begin = 0;  // start[p] is now the end of panel p's run
+  for (const size_t end : start) {
+    if (!insert_across(scratch.items, begin, end)) return false;
+    begin = end;
+  }
+  return true;
+}
+
 }  // namespace
 
 namespace panel_lag_detail {
+
+void places_by_sorting(Operand op, PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  scratch.places.resize(segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    scratch.places[i] = place_of(op, segments[i], static_cast<uint32_t>(i));
+  }
+  sort_by_panel(scratch.places, scratch);
+}
+
+bool set_phase_order(PanelLagScratch& scratch) {
+  const std::vector<PanelSegment>& segments = scratch.segments;
+  const int64_t span = scratch.max_phase - scratch.min_phase + 1;
+  const auto n = static_cast<int64_t>(segments.size());
+  if (n == 0 || scratch.min_phase < -kTopPhase || scratch.max_phase > kTopPhase ||
+      span > kCountedPhasesPerSegment * n) {
+    return false;
+  }
+  const int64_t top = scratch.max_phase;
+  auto down = [top](const PanelSegment& s) { return static_cast<size_t>(top - s.phase); };
+  std::vector<size_t>& phase = scratch.phase_start;
+  std::vector<size_t>& row = scratch.row_start;
+  std::vector<size_t>& col = scratch.col_start;
+  phase.assign(static_cast<size_t>(span) + 1, 0);
+  row.assign(size_t{scratch.rows} + 1, 0);
+  col.assign(size_t{scratch.cols} + 1, 0);
+  for (const PanelSegment& s : segments) {  // counts at [key + 1]
+    ++phase[down(s) + 1];
+    ++row[size_t{s.row} + 1];
+    ++col[size_t{s.col} + 1];
+  }
+  for (std::vector<size_t>* start : {&phase, &row, &col}) prefix_sums(*start);
+  scratch.by_phase.resize(segments.size());
+  for (size_t i = 0; i < segments.size(); ++i) {
+    scratch.by_phase[phase[down(segments[i])]++] = static_cast<uint32_t>(i);
+  }
+  return true;
+}
+
+bool items_by_counting(Operand op, PanelLagScratch& scratch) {
+  return op == Operand::A ? place_items<Operand::A>(scratch.row_start, scratch)
+                          : place_items<Operand::B>(scratch.col_start, scratch);
+}
 
 // Gap quantiles weighted by the segments' k-tiles, by sorting (gap, k-tiles) pairs.
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch) {
@@ -109,33 +255,19 @@ GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch) {
   return q;
 }
 
-// The same quantiles from the k-tiles per gap value (gaps are whole k-tiles or kFirstFetch; the
-// k-tile sums are whole numbers far below 2^53, so exact in any order): one pass and a scan of
-// `max_gap` + 2 counters instead of a sort.
+// The same quantiles from the k-tiles per gap value (gaps are whole k-tiles or kFirstFetch): one
+// pass and a scan of `max_gap` + 2 counters instead of a sort.
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch) {
-  std::vector<double>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
-  ktiles.assign(static_cast<size_t>(max_gap) + 2, 0.0);
-  double total = 0;
+  std::vector<int64_t>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
+  ktiles.assign(static_cast<size_t>(max_gap - kFirstFetchKtiles) + 1, 0);
+  int64_t total = 0;
   for (size_t i = 0; i < scratch.segments.size(); ++i) {
-    const auto n = static_cast<double>(segment_ktiles(scratch.segments[i]));
+    const int64_t n = segment_ktiles(scratch.segments[i]);
     ktiles[static_cast<size_t>(scratch.gaps[i] - kFirstFetch)] += n;
     total += n;
   }
-  GapQuantiles q{};
-  size_t g = 0;      // gap + 1
-  double below = 0;  // k-tiles of the counters before g
-  const size_t last = ktiles.size() - 1;
-  for (int j = 0; j < kGapQuantiles && !scratch.segments.empty(); ++j) {
-    const double at = quantile_at(j, total);
-    while (g < last && below + ktiles[g] <= at) {
-      below += ktiles[g];
-      ++g;
-    }
-    // An empty gap value is never where the scan stops unless it is the last (then max_gap's
-    // segments are there: the largest gap).
-    q[static_cast<size_t>(j)] = static_cast<double>(g) + kFirstFetch;
-  }
-  return q;
+  if (scratch.segments.empty()) return {};
+  return quantiles_of_counts(ktiles, max_gap, total);
 }
 
 }  // namespace panel_lag_detail
@@ -161,33 +293,104 @@ GapQuantiles quantiles(PanelLagScratch& scratch) {
   return quantiles_by_counting(static_cast<int64_t>(max_gap), scratch);
 }
 
-// One operand's gap quantiles (`places`: its panels).
-GapQuantiles operand_gaps(std::vector<PanelPlace>& places, PanelLagScratch& scratch) {
-  set_gaps(places, scratch);
+// One operand's gap quantiles by comparisons: each segment's gap kept, their quantiles taken.
+GapQuantiles sorted_gaps(Operand op, PanelLagScratch& scratch) {
+  panel_lag_detail::places_by_sorting(op, scratch);
+  set_gaps(scratch.places, scratch);
   return quantiles(scratch);
 }
 
-// Every MAC segment of the launch with its phase into scratch.segments, and its places in the A
-// panels (tile rows) and B panels (tile columns) into scratch.a and .b, in walk order. The segment
-// indices and tile coordinates are taken to fit in 32 bits, as order_key takes the panels.
-void collect_segments(const Plan& p, PanelLagScratch& scratch) {
-  scratch.segments.clear();
-  scratch.a.clear();
-  scratch.b.clear();
-  for (int64_t cta = 0; cta < p.grid; ++cta) {
-    CtaWalk w;
-    walk_begin(p, cta, w);
-    Segment s;
-    int64_t ran = 0;  // k-tiles this CTA ran before the segment
-    while (walk_next(p, w, s)) {
-      const int64_t phase = s.k_begin - ran;
-      const auto index = static_cast<uint32_t>(scratch.segments.size());
-      const int64_t row = tile_coord_m(p, s.tile), col = tile_coord_n(p, s.tile);
-      scratch.segments.push_back({s.tile, s.k_begin, s.k_end, phase});
-      scratch.a.push_back({order_key(row, phase), static_cast<uint32_t>(col), index});
-      scratch.b.push_back({order_key(col, phase), static_cast<uint32_t>(row), index});
-      ran += segment_iters(s);
+// The same from scratch.items (items_by_counting() true, `ends` its panels' ends): each item's gap
+// counted per value as it is found. The gaps lie in [kFirstFetch, top_gap] (an earlier item's phase
+// is not lower), so the counters are sized by the phases' span.
+GapQuantiles counted_gaps(const std::vector<size_t>& ends, PanelLagScratch& scratch) {
+  std::vector<int64_t>& ktiles = scratch.ktiles_by_gap;  // [gap + 1]: k-tiles of that gap
+  const int64_t top_gap = scratch.max_phase - scratch.min_phase;
+  ktiles.assign(static_cast<size_t>(top_gap - kFirstFetchKtiles) + 1, 0);
+  const std::vector<PanelItem>& items = scratch.items;
+  int64_t max_gap = kFirstFetchKtiles;
+  int64_t total = 0;
+  size_t begin = 0;  // of the panel at hand
+  for (const size_t end : ends) {
+    for (size_t i = begin; i < end; ++i) {
+      const int64_t gap = item_gap(items, begin, i);
+      const int64_t n = items[i].k_end - items[i].k_begin;
+      ktiles[static_cast<size_t>(gap - kFirstFetchKtiles)] += n;
+      total += n;
+      max_gap = std::max(max_gap, gap);
     }
+    begin = end;
+  }
+  return quantiles_of_counts(ktiles, max_gap, total);
+}
+
+// One operand's gap quantiles (`counted`: scratch.by_phase is set), counted where
+// items_by_counting() takes them; scratch.counted false if it does not.
+GapQuantiles operand_gaps(Operand op, bool counted, PanelLagScratch& scratch) {
+  if (counted && panel_lag_detail::items_by_counting(op, scratch)) {
+    return counted_gaps(op == Operand::A ? scratch.row_start : scratch.col_start, scratch);
+  }
+  scratch.counted = false;
+  return sorted_gaps(op, scratch);
+}
+
+// A MAC segment's tile and k-range.
+struct MacSegment {
+  int64_t tile = 0;
+  int64_t k_begin = 0, k_end = 0;
+};
+
+// A CTA's cursor through its MAC segments as walk_next() yields them: the same work ids, unit
+// ranges and pieces, without the fixup roles it also works out, and one division per unit range
+// instead of per piece.
+struct MacCursor {
+  int64_t next_id = 0;  // next work id to fetch
+  UnitRange range;      // the part of the unit at hand not walked yet (empty: none)
+  int64_t local = 0;    // its local tile walked next
+};
+
+// One piece of cursor.range: its first tile's part (forward walk) or last tile's (reverse).
+MacSegment take_piece(const Plan& p, MacCursor& c) {
+  const int64_t kt = p.k_tiles;
+  UnitRange& r = c.range;
+  const int64_t local = c.local;
+  int64_t b = 0, e = 0;
+  if (p.walk == WalkOrder::Forward) {
+    b = r.begin;
+    e = std::min(r.end, (local + 1) * kt);
+    r.begin = e;
+    ++c.local;
+  } else {
+    e = r.end;
+    b = std::max(r.begin, local * kt);
+    r.end = b;
+    --c.local;
+  }
+  return {local * p.groups + r.group, b - local * kt, e - local * kt};
+}
+
+// The CTA's next MAC segment into `s`; false when it has no more work.
+bool next_mac_segment(const Plan& p, MacCursor& c, MacSegment& s) {
+  for (;;) {
+    if (c.range.begin < c.range.end) {
+      s = take_piece(p, c);
+      return true;
+    }
+    if (c.next_id >= p.work_units) return false;
+    const int64_t id = c.next_id;
+    c.next_id += p.grid;
+    if (id >= p.split_units) {  // a data-parallel tile
+      s = {p.split_tiles + (id - p.split_units), 0, p.k_tiles};
+      return true;
+    }
+    c.range = unit_range(p, id);
+    // CUTLASS: a unit that snapping left with no k-tiles ends the CTA's work loop.
+    if (p.split_mode == SplitMode::CutlassStream && c.range.begin == c.range.end) {
+      c.next_id = p.work_units;
+      return false;
+    }
+    c.local =
+        p.walk == WalkOrder::Forward ? c.range.begin / p.k_tiles : (c.range.end - 1) / p.k_tiles;
   }
 }
 
@@ -197,13 +400,61 @@ bool has_panel_lag(const Plan& p) {
   return p.split_mode == SplitMode::EvenStream || p.split_mode == SplitMode::CutlassStream;
 }
 
-PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
+namespace panel_lag_detail {
+
+void collect_segments(const Plan& p, PanelLagScratch& scratch) {
+  std::vector<PanelSegment>& segments = scratch.segments;
+  segments.clear();
+  // Kept here while walking (scratch's fields could alias the segments written).
+  int64_t min_phase = std::numeric_limits<int64_t>::max();
+  int64_t max_phase = std::numeric_limits<int64_t>::min();
+  uint32_t rows = 0, cols = 0;
+  for (int64_t cta = 0; cta < p.grid; ++cta) {
+    MacCursor c;
+    c.next_id = cta;
+    MacSegment m;
+    int64_t ran = 0;  // k-tiles this CTA ran before the segment
+    while (next_mac_segment(p, c, m)) {
+      const int64_t phase = m.k_begin - ran;
+      const auto row = static_cast<uint32_t>(tile_coord_m(p, m.tile));
+      const auto col = static_cast<uint32_t>(tile_coord_n(p, m.tile));
+      segments.push_back({m.tile, m.k_begin, m.k_end, phase, row, col});
+      min_phase = std::min(min_phase, phase);
+      max_phase = std::max(max_phase, phase);
+      rows = std::max(rows, row + 1);
+      cols = std::max(cols, col + 1);
+      ran += m.k_end - m.k_begin;
+    }
+  }
+  scratch.min_phase = min_phase;
+  scratch.max_phase = max_phase;
+  scratch.rows = rows;
+  scratch.cols = cols;
+}
+
+PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch) {
   if (!has_panel_lag(p)) return {};
   collect_segments(p, scratch);
+  scratch.counted = false;
   PanelLag lag;
   lag.known = true;
-  lag.a_gaps = operand_gaps(scratch.a, scratch);
-  lag.b_gaps = operand_gaps(scratch.b, scratch);
+  lag.a_gaps = sorted_gaps(Operand::A, scratch);
+  lag.b_gaps = sorted_gaps(Operand::B, scratch);
+  return lag;
+}
+
+}  // namespace panel_lag_detail
+
+PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
+  if (!has_panel_lag(p)) return {};
+  panel_lag_detail::collect_segments(p, scratch);
+  // Counted items keep phases and k-ranges in 32 bits.
+  const bool counted = p.k_tiles <= kTopPhase && panel_lag_detail::set_phase_order(scratch);
+  scratch.counted = counted;
+  PanelLag lag;
+  lag.known = true;
+  lag.a_gaps = operand_gaps(Operand::A, counted, scratch);
+  lag.b_gaps = operand_gaps(Operand::B, counted, scratch);
   return lag;
 }
 

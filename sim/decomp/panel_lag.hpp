@@ -31,11 +31,13 @@ struct PanelLag {
   GapQuantiles b_gaps{};
 };
 
-// One segment of the plan as the gap computation sees it.
+// One segment of the plan as the gap computation sees it (`row`, `col`: its tile's coordinates,
+// the A and B panels it is in).
 struct PanelSegment {
   int64_t tile = 0;
   int64_t k_begin = 0, k_end = 0;
   int64_t phase = 0;
+  uint32_t row = 0, col = 0;
 };
 
 // A segment's place in one operand's panels (sorted by `order`: panel ascending, then phase
@@ -48,14 +50,31 @@ struct PanelPlace {
   uint32_t segment = 0;
 };
 
+// A segment's place in one panel as the counted gap search reads it: `order` is PanelPlace's
+// order within the panel in one integer (the phase counted down from the top in the high 32 bits,
+// as in PanelPlace::order, which the counted path takes only for phases that fit; `across` in the
+// low 32), so two items' tiles differ exactly where the low halves do; with the segment's k-range.
+struct PanelItem {
+  uint64_t order = 0;
+  int32_t k_begin = 0, k_end = 0;
+  uint32_t across() const { return static_cast<uint32_t>(order); }
+};
+
 // Reusable buffers (a sweep computes the gaps of many plans without allocating).
 struct PanelLagScratch {
-  std::vector<PanelSegment> segments;
-  std::vector<PanelPlace> a, b, sorted;  // places by tile row (A panels), column (B), sort buffer
-  std::vector<double> gaps;              // per segment, of the operand at hand
-  std::vector<std::size_t> panel_start;
+  std::vector<PanelSegment> segments;    // in walk order (CTA by CTA)
+  int64_t min_phase = 0, max_phase = 0;  // over `segments`
+  uint32_t rows = 0, cols = 0;           // the A and B panels: 1 + the largest row, column
+  bool counted = false;  // the last panel_lag() ordered both operands by counting (tests read it)
+  std::vector<uint32_t> by_phase;          // segment indices, phase descending (ties in walk order)
+  std::vector<PanelItem> items;            // counted: the operand at hand's places, panel by panel
+  std::vector<PanelPlace> places, sorted;  // by comparisons: the operand's places, sort buffer
+  std::vector<double> gaps;                // by comparisons: per segment, of the operand at hand
+  std::vector<std::size_t> panel_start;    // by comparisons: the panels' bucket starts
+  // Counted: bucket starts by phase and by row and column (the A and B panels)
+  std::vector<std::size_t> phase_start, row_start, col_start;
   std::vector<std::pair<double, double>> gap_ktiles;  // (gap, k-tiles)
-  std::vector<double> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
+  std::vector<int64_t> ktiles_by_gap;  // [gap + 1]: k-tiles of the segments with that gap
 };
 
 // Gaps of plans whose persistent CTAs walk Stream-K ranges (SplitMode::EvenStream,
@@ -91,10 +110,37 @@ class PanelLagCache {
 // nearest of another tile with a common k is taken).
 constexpr int64_t kPanelLagSearch = 8;
 
-// The two ways panel_lag() summarises one operand's gaps (scratch.gaps, per scratch.segments) as
-// k-tile quantiles; they must agree wherever counting applies (every gap a whole number of
-// k-tiles in [kFirstFetch, max_gap]). Exposed for the test that pins that.
+// Phases are ordered by counting while they span at most this many values per segment (else by
+// comparisons).
+constexpr int64_t kCountedPhasesPerSegment = 8;
+
+// The A panels are the tile rows (a place's `across`: the tile's column), the B panels the columns.
+enum class Operand { A, B };
+
+// The two ways panel_lag() takes one operand's gaps: by comparisons (places sorted, each
+// segment's gap kept, the quantiles of those) and by counting (places bucketed by phase and panel,
+// the gaps counted per value as they are found); both must agree wherever counting applies (no
+// two places with equal keys, when their order is the sort's choice; phases in a span of
+// kCountedPhasesPerSegment values per segment). So must the two ways of taking quantiles of kept
+// gaps wherever counting applies (every gap a whole number of k-tiles in [kFirstFetch, max_gap]).
+// Exposed for the tests that pin that.
 namespace panel_lag_detail {
+// Every MAC segment of the launch (sim/decomp/walk.hpp's walk_next(), CTA by CTA) with its phase
+// and tile coordinates into scratch.segments, and their range (scratch.min_phase, max_phase, rows,
+// cols). The segment indices and tile coordinates are taken to fit in 32 bits.
+void collect_segments(const Plan& p, PanelLagScratch& scratch);
+// panel_lag() by comparisons alone (the reference of the counted path).
+PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch);
+// Walk-order places into scratch.places, bucketed by panel, each panel's run sorted.
+void places_by_sorting(Operand op, PanelLagScratch& scratch);
+// scratch.by_phase by a counting sort over the phases, and the row and column bucket starts;
+// false (nothing set) when the phases span more than kCountedPhasesPerSegment values per segment
+// or exceed 32 bits.
+bool set_phase_order(PanelLagScratch& scratch);
+// From scratch.by_phase: scratch.items bucketed by panel (the operand's bucket starts, row_start
+// or col_start, then hold the end of each panel's run), equal phases put in `across` order by
+// insertion. False (scratch.items then unspecified) when two places have equal keys.
+bool items_by_counting(Operand op, PanelLagScratch& scratch);
 GapQuantiles quantiles_by_sorting(PanelLagScratch& scratch);
 GapQuantiles quantiles_by_counting(int64_t max_gap, PanelLagScratch& scratch);
 }  // namespace panel_lag_detail

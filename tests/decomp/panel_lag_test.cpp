@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/decomp/walk.hpp"
 
 namespace lw {
 
@@ -23,7 +24,7 @@ Plan plan(const char* schedule, const Problem& p, int64_t sms) {
 // Scratch holding one operand's gaps: segment i has ktiles[i] k-tiles and gap gaps[i].
 PanelLagScratch with_gaps(const std::vector<int64_t>& ktiles, const std::vector<double>& gaps) {
   PanelLagScratch s;
-  for (size_t i = 0; i < ktiles.size(); ++i) s.segments.push_back({0, 0, ktiles[i], 0});
+  for (size_t i = 0; i < ktiles.size(); ++i) s.segments.push_back({0, 0, ktiles[i], 0, 0, 0});
   s.gaps = gaps;
   return s;
 }
@@ -53,6 +54,92 @@ TEST_CASE("gap quantiles by counting and by sorting: a hand case and random gaps
     CHECK(panel_lag_detail::quantiles_by_counting(static_cast<int64_t>(top), s) ==
           panel_lag_detail::quantiles_by_sorting(s));
   }
+}
+
+TEST_CASE("gaps counted per phase and panel equal the sorted ones on Stream-K plans") {
+  std::mt19937_64 rng(11);
+  int plans = 0, counted = 0;
+  const char* schedules[] = {"streamk", "cutlass", "two-tile"};
+  for (int trial = 0; trial < 300; ++trial) {
+    const Problem problem{128 + static_cast<int64_t>(rng() % 4000),
+                          128 + static_cast<int64_t>(rng() % 4000),
+                          64 + static_cast<int64_t>(rng() % 8000)};
+    const Plan p = plan(schedules[trial % 3], problem, 8 + static_cast<int64_t>(rng() % 140));
+    if (!has_panel_lag(p)) continue;
+    PanelLagScratch scratch;
+    const PanelLag sorted = panel_lag_detail::panel_lag_by_sorting(p, scratch);
+    const PanelLag got = panel_lag(p, scratch);
+    ++plans;
+    counted += scratch.counted ? 1 : 0;
+    CHECK(got.known);
+    CHECK(got.a_gaps == sorted.a_gaps);
+    CHECK(got.b_gaps == sorted.b_gaps);
+  }
+  CHECK(plans > 150);
+  CHECK(counted > plans * 9 / 10);  // nearly every plan is counted
+}
+
+TEST_CASE("the collected segments are walk_next()'s, with phases and tile coordinates") {
+  std::mt19937_64 rng(5);
+  const char* schedules[] = {"streamk", "cutlass", "two-tile", "dp", "splitk:3"};
+  for (int trial = 0; trial < 200; ++trial) {
+    const Problem problem{128 + static_cast<int64_t>(rng() % 4000),
+                          128 + static_cast<int64_t>(rng() % 4000),
+                          64 + static_cast<int64_t>(rng() % 8000)};
+    const Plan p = plan(schedules[trial % 5], problem, 8 + static_cast<int64_t>(rng() % 140));
+    std::vector<PanelSegment> expected;
+    for (int64_t cta = 0; cta < p.grid; ++cta) {
+      CtaWalk w;
+      walk_begin(p, cta, w);
+      Segment s;
+      int64_t ran = 0;
+      while (walk_next(p, w, s)) {
+        expected.push_back({s.tile, s.k_begin, s.k_end, s.k_begin - ran,
+                            static_cast<uint32_t>(tile_coord_m(p, s.tile)),
+                            static_cast<uint32_t>(tile_coord_n(p, s.tile))});
+        ran += segment_iters(s);
+      }
+    }
+    PanelLagScratch scratch;
+    panel_lag_detail::collect_segments(p, scratch);
+    REQUIRE(scratch.segments.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const PanelSegment& got = scratch.segments[i];
+      const PanelSegment& want = expected[i];
+      CHECK(got.tile == want.tile);
+      CHECK(got.k_begin == want.k_begin);
+      CHECK(got.k_end == want.k_end);
+      CHECK(got.phase == want.phase);
+      CHECK(got.row == want.row);
+      CHECK(got.col == want.col);
+    }
+  }
+}
+
+TEST_CASE("counting declines places with equal keys and phases spread too wide") {
+  // Two segments of tile 0 (row 0, col 0) at phase 3, one of tile 1 (col 1) at phase 5.
+  PanelLagScratch s;
+  s.segments = {{0, 0, 2, 3, 0, 0}, {1, 0, 4, 5, 0, 1}, {0, 4, 6, 3, 0, 0}};
+  s.min_phase = 3;
+  s.max_phase = 5;
+  s.rows = 1;
+  s.cols = 3;  // tile 2 below
+  REQUIRE(panel_lag_detail::set_phase_order(s));
+  CHECK(s.by_phase == std::vector<uint32_t>{1, 0, 2});
+  CHECK_FALSE(panel_lag_detail::items_by_counting(Operand::A, s));
+  // Tile 2 (col 2) at phase 3 after tile 0's: one order, phase 5, then 3 by column.
+  s.segments[2] = {2, 4, 6, 3, 0, 2};
+  s.segments.push_back({1, 0, 1, 3, 0, 1});  // tile 1 (col 1) again, goes between them
+  REQUIRE(panel_lag_detail::set_phase_order(s));
+  REQUIRE(panel_lag_detail::items_by_counting(Operand::A, s));
+  REQUIRE(s.items.size() == 4);
+  CHECK(s.items[0].across() == 1);  // phase 5
+  CHECK(s.items[0].k_end == 4);
+  CHECK(s.items[1].across() == 0);
+  CHECK(s.items[2].across() == 1);
+  CHECK(s.items[3].across() == 2);
+  s.max_phase = 3 + 4 * kCountedPhasesPerSegment;  // a span of more than that per segment
+  CHECK_FALSE(panel_lag_detail::set_phase_order(s));
 }
 
 TEST_CASE("Stream-K over one tile row: A slices refetched 2 k-tiles apart, B never shared") {
