@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/decomp/units.hpp"
+#include "sim/decomp/walk.hpp"
 
 namespace lw {
 
@@ -334,64 +334,37 @@ GapQuantiles operand_gaps(Operand op, bool counted, PanelLagScratch& scratch) {
   return sorted_gaps(op, scratch);
 }
 
-// A MAC segment's tile and k-range.
-struct MacSegment {
-  int64_t tile = 0;
-  int64_t k_begin = 0, k_end = 0;
-};
-
-// A CTA's cursor through its MAC segments as walk_next() yields them: the same work ids, unit
-// ranges and pieces, without the fixup roles it also works out, and one division per unit range
-// instead of per piece.
-struct MacCursor {
-  int64_t next_id = 0;  // next work id to fetch
-  UnitRange range;      // the part of the unit at hand not walked yet (empty: none)
-  int64_t local = 0;    // its local tile walked next
-};
-
-// One piece of cursor.range: its first tile's part (forward walk) or last tile's (reverse).
-MacSegment take_piece(const Plan& p, MacCursor& c) {
-  const int64_t kt = p.k_tiles;
-  UnitRange& r = c.range;
-  const int64_t local = c.local;
-  int64_t b = 0, e = 0;
-  if (p.walk == WalkOrder::Forward) {
-    b = r.begin;
-    e = std::min(r.end, (local + 1) * kt);
-    r.begin = e;
-    ++c.local;
-  } else {
-    e = r.end;
-    b = std::max(r.begin, local * kt);
-    r.end = b;
-    --c.local;
+// Every MAC segment of the launch with its phase into scratch.segments, in walk order, the phases'
+// range and the panels. The segment indices and tile coordinates are taken to fit in 32 bits, as
+// order_key takes the panels.
+void collect_segments(const Plan& p, PanelLagScratch& scratch) {
+  std::vector<PanelSegment>& segments = scratch.segments;
+  segments.clear();
+  // Kept here while walking (scratch's fields could alias the segments written).
+  int64_t min_phase = std::numeric_limits<int64_t>::max();
+  int64_t max_phase = std::numeric_limits<int64_t>::min();
+  uint32_t rows = 0, cols = 0;
+  for (int64_t cta = 0; cta < p.grid; ++cta) {
+    CtaWalk w;
+    walk_begin(p, cta, w);
+    Segment s;
+    int64_t ran = 0;  // k-tiles this CTA ran before the segment
+    while (walk_next(p, w, s)) {
+      const int64_t phase = s.k_begin - ran;
+      const auto row = static_cast<uint32_t>(tile_coord_m(p, s.tile));
+      const auto col = static_cast<uint32_t>(tile_coord_n(p, s.tile));
+      segments.push_back({s.tile, s.k_begin, s.k_end, phase, row, col});
+      min_phase = std::min(min_phase, phase);
+      max_phase = std::max(max_phase, phase);
+      rows = std::max(rows, row + 1);
+      cols = std::max(cols, col + 1);
+      ran += segment_iters(s);
+    }
   }
-  return {local * p.groups + r.group, b - local * kt, e - local * kt};
-}
-
-// The CTA's next MAC segment into `s`; false when it has no more work.
-bool next_mac_segment(const Plan& p, MacCursor& c, MacSegment& s) {
-  for (;;) {
-    if (c.range.begin < c.range.end) {
-      s = take_piece(p, c);
-      return true;
-    }
-    if (c.next_id >= p.work_units) return false;
-    const int64_t id = c.next_id;
-    c.next_id += p.grid;
-    if (id >= p.split_units) {  // a data-parallel tile
-      s = {p.split_tiles + (id - p.split_units), 0, p.k_tiles};
-      return true;
-    }
-    c.range = unit_range(p, id);
-    // CUTLASS: a unit that snapping left with no k-tiles ends the CTA's work loop.
-    if (p.split_mode == SplitMode::CutlassStream && c.range.begin == c.range.end) {
-      c.next_id = p.work_units;
-      return false;
-    }
-    c.local =
-        p.walk == WalkOrder::Forward ? c.range.begin / p.k_tiles : (c.range.end - 1) / p.k_tiles;
-  }
+  scratch.min_phase = min_phase;
+  scratch.max_phase = max_phase;
+  scratch.rows = rows;
+  scratch.cols = cols;
 }
 
 }  // namespace
@@ -401,36 +374,6 @@ bool has_panel_lag(const Plan& p) {
 }
 
 namespace panel_lag_detail {
-
-void collect_segments(const Plan& p, PanelLagScratch& scratch) {
-  std::vector<PanelSegment>& segments = scratch.segments;
-  segments.clear();
-  // Kept here while walking (scratch's fields could alias the segments written).
-  int64_t min_phase = std::numeric_limits<int64_t>::max();
-  int64_t max_phase = std::numeric_limits<int64_t>::min();
-  uint32_t rows = 0, cols = 0;
-  for (int64_t cta = 0; cta < p.grid; ++cta) {
-    MacCursor c;
-    c.next_id = cta;
-    MacSegment m;
-    int64_t ran = 0;  // k-tiles this CTA ran before the segment
-    while (next_mac_segment(p, c, m)) {
-      const int64_t phase = m.k_begin - ran;
-      const auto row = static_cast<uint32_t>(tile_coord_m(p, m.tile));
-      const auto col = static_cast<uint32_t>(tile_coord_n(p, m.tile));
-      segments.push_back({m.tile, m.k_begin, m.k_end, phase, row, col});
-      min_phase = std::min(min_phase, phase);
-      max_phase = std::max(max_phase, phase);
-      rows = std::max(rows, row + 1);
-      cols = std::max(cols, col + 1);
-      ran += m.k_end - m.k_begin;
-    }
-  }
-  scratch.min_phase = min_phase;
-  scratch.max_phase = max_phase;
-  scratch.rows = rows;
-  scratch.cols = cols;
-}
 
 PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch) {
   if (!has_panel_lag(p)) return {};
@@ -447,7 +390,7 @@ PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch) {
 
 PanelLag panel_lag(const Plan& p, PanelLagScratch& scratch) {
   if (!has_panel_lag(p)) return {};
-  panel_lag_detail::collect_segments(p, scratch);
+  collect_segments(p, scratch);
   // Counted items keep phases and k-ranges in 32 bits.
   const bool counted = p.k_tiles <= kTopPhase && panel_lag_detail::set_phase_order(scratch);
   scratch.counted = counted;

@@ -125,10 +125,6 @@ enum class Operand { A, B };
 // gaps wherever counting applies (every gap a whole number of k-tiles in [kFirstFetch, max_gap]).
 // Exposed for the tests that pin that.
 namespace panel_lag_detail {
-// Every MAC segment of the launch (sim/decomp/walk.hpp's walk_next(), CTA by CTA) with its phase
-// and tile coordinates into scratch.segments, and their range (scratch.min_phase, max_phase, rows,
-// cols). The segment indices and tile coordinates are taken to fit in 32 bits.
-void collect_segments(const Plan& p, PanelLagScratch& scratch);
 // panel_lag() by comparisons alone (the reference of the counted path).
 PanelLag panel_lag_by_sorting(const Plan& p, PanelLagScratch& scratch);
 // Walk-order places into scratch.places, bucketed by panel, each panel's run sorted.

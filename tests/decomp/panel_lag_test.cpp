@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/decomp/walk.hpp"
 
 namespace lw {
 
@@ -77,43 +76,6 @@ TEST_CASE("gaps counted per phase and panel equal the sorted ones on Stream-K pl
   }
   CHECK(plans > 150);
   CHECK(counted > plans * 9 / 10);  // nearly every plan is counted
-}
-
-TEST_CASE("the collected segments are walk_next()'s, with phases and tile coordinates") {
-  std::mt19937_64 rng(5);
-  const char* schedules[] = {"streamk", "cutlass", "two-tile", "dp", "splitk:3"};
-  for (int trial = 0; trial < 200; ++trial) {
-    const Problem problem{128 + static_cast<int64_t>(rng() % 4000),
-                          128 + static_cast<int64_t>(rng() % 4000),
-                          64 + static_cast<int64_t>(rng() % 8000)};
-    const Plan p = plan(schedules[trial % 5], problem, 8 + static_cast<int64_t>(rng() % 140));
-    std::vector<PanelSegment> expected;
-    for (int64_t cta = 0; cta < p.grid; ++cta) {
-      CtaWalk w;
-      walk_begin(p, cta, w);
-      Segment s;
-      int64_t ran = 0;
-      while (walk_next(p, w, s)) {
-        expected.push_back({s.tile, s.k_begin, s.k_end, s.k_begin - ran,
-                            static_cast<uint32_t>(tile_coord_m(p, s.tile)),
-                            static_cast<uint32_t>(tile_coord_n(p, s.tile))});
-        ran += segment_iters(s);
-      }
-    }
-    PanelLagScratch scratch;
-    panel_lag_detail::collect_segments(p, scratch);
-    REQUIRE(scratch.segments.size() == expected.size());
-    for (size_t i = 0; i < expected.size(); ++i) {
-      const PanelSegment& got = scratch.segments[i];
-      const PanelSegment& want = expected[i];
-      CHECK(got.tile == want.tile);
-      CHECK(got.k_begin == want.k_begin);
-      CHECK(got.k_end == want.k_end);
-      CHECK(got.phase == want.phase);
-      CHECK(got.row == want.row);
-      CHECK(got.col == want.col);
-    }
-  }
 }
 
 TEST_CASE("counting declines places with equal keys and phases spread too wide") {
