@@ -429,6 +429,11 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   if (!opt.checkpoint.empty()) run.checkpoint = FitCheckpoint(opt.checkpoint, run_key(opt));
   load_inputs(run);
   split_cases(run);
+  if (!opt.repeats.empty()) {  // read before the fits: a bad file fails in a moment
+    IndexSet eligible = run.split.held;
+    eligible.insert(eligible.end(), run.split.test.begin(), run.split.test.end());
+    run.repeats = read_repeats(opt.repeats, run.cases, eligible);
+  }
   run.start = start_from_traces(run.traces, resolve_params(calibrated_model_info(), {}), opt.tile);
   run.start["ktile_fixed_us"] = kKtileFixedStartUs;   // declared default 0: the term off
   run.start["l2_reuse_mib"] = kL2ReuseStartMib;       // likewise

@@ -23,6 +23,9 @@ struct CalibrateOptions {
   // never fitted or tuned on.
   std::vector<std::string> test;
   std::vector<std::string> traces;  // hardware traces (optional; start values)
+  // Validation and test configurations timed again, one pass per file (optional; report only:
+  // the picks judged against every timing and the measurement's noise ceiling, repeats.hpp).
+  std::vector<std::string> repeats;
   // Training files whose rows the physics is fitted on (each term variant's fit and the cross-SM
   // fit); empty = every --measurements file. The residual trees and the baselines take every
   // training row. Names must be among `measurements`. The checkpoint is keyed on these files, so

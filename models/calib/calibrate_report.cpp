@@ -520,6 +520,7 @@ std::string report_markdown(const CalibrationRun& run) {
   md_errors_and_decisions(run, md);
   md_cross_sm(run, md);
   md_test(run, md);
+  md << repeats_markdown(run.cases, run.preds[0].pred, run.repeats, run.split.held, run.split.test);
   md_terms(run, md);
   md_parameters(run, md);
   md << "\n" << run.opt->appendix;

@@ -13,6 +13,7 @@
 #include "models/calib/checkpoint.hpp"
 #include "models/calib/fit.hpp"
 #include "models/calib/metrics.hpp"
+#include "models/calib/repeats.hpp"
 #include "models/calib/residual_fit.hpp"
 #include "models/registry.hpp"
 #include "sim/gpu/gpu_spec.hpp"
@@ -89,6 +90,7 @@ struct CalibrationRun {
   std::vector<Predictor> preds;  // preds[0] is the calibrated simulator
   CrossCheck cross;
   Headline head;
+  RepeatTimings repeats;     // --repeats (none: no files)
   FitCheckpoint checkpoint;  // finished fits of an earlier, interrupted run of the same inputs
 };
 

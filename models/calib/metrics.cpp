@@ -28,12 +28,12 @@ ErrorStats error_stats(const std::vector<FitCase>& cases, const std::vector<doub
   return s;
 }
 
-DecisionStats decision_stats(const std::vector<FitCase>& cases,
-                             const std::vector<double>& predicted,
-                             const std::vector<size_t>& indices, const std::string& rule) {
+DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
+                           const std::vector<double>& time, const std::vector<size_t>& indices) {
   using Key = std::tuple<int64_t, int64_t, int64_t, int64_t>;
   std::map<Key, std::vector<size_t>> groups;
   for (size_t i : indices) {
+    if (std::isnan(time[i])) continue;
     const Measurement& m = *cases[i].m;
     groups[Key{m.problem.m, m.problem.n, m.problem.k, m.sms}].push_back(i);
   }
@@ -46,19 +46,11 @@ DecisionStats decision_stats(const std::vector<FitCase>& cases,
     constexpr size_t kNone = static_cast<size_t>(-1);
     size_t best = members[0], pick = kNone;
     for (size_t i : members) {
-      if (cases[i].m->median_us < cases[best].m->median_us) best = i;
-      if (!rule.empty()) {
-        // The rule's own config: the default tile, 1x1 (or the rows' tile when none is given).
-        const Measurement& m = *cases[i].m;
-        const bool default_config = (m.tile.m == 0 || same_tile(m.tile, kDefaultTile)) &&
-                                    m.cluster.m == 1 && m.cluster.n == 1;
-        if (m.schedule == rule && default_config) pick = i;
-      } else if (pick == kNone || predicted[i] < predicted[pick]) {
-        pick = i;
-      }
+      if (time[i] < time[best]) best = i;
+      if (!std::isnan(score[i]) && (pick == kNone || score[i] < score[pick])) pick = i;
     }
     if (pick == kNone) continue;
-    const double ratio = cases[best].m->median_us / cases[pick].m->median_us;
+    const double ratio = time[best] / time[pick];
     ++d.groups;
     log_sum += std::log(ratio);
     exact += pick == best ? 1 : 0;
@@ -69,6 +61,39 @@ DecisionStats decision_stats(const std::vector<FitCase>& cases,
     d.geomean = std::exp(log_sum / static_cast<double>(d.groups));
   }
   return d;
+}
+
+DecisionStats decision_stats(const std::vector<FitCase>& cases,
+                             const std::vector<double>& predicted,
+                             const std::vector<size_t>& indices, const std::string& rule) {
+  std::vector<double> time(cases.size(), std::nan("")), score = predicted;
+  for (size_t i : indices) {
+    const Measurement& m = *cases[i].m;
+    time[i] = m.median_us;
+    if (rule.empty()) continue;
+    // The rule's own config: the default tile, 1x1 (or the rows' tile when none is given).
+    const bool default_config =
+        (m.tile.m == 0 || same_tile(m.tile, kDefaultTile)) && m.cluster.m == 1 && m.cluster.n == 1;
+    score[i] = m.schedule == rule && default_config ? 0.0 : std::nan("");
+  }
+  return judged_picks(cases, score, time, indices);
+}
+
+std::vector<DecisionStats> pass_picks(const std::vector<FitCase>& cases,
+                                      const std::vector<std::vector<double>>& times,
+                                      const std::vector<size_t>& indices) {
+  std::vector<DecisionStats> pairs;
+  for (size_t a = 0; a < times.size(); ++a) {
+    for (size_t b = 0; b < times.size(); ++b) {
+      if (a == b) continue;
+      std::vector<double> judge = times[b];  // a case only one of the two timed sits out
+      for (size_t i : indices) {
+        if (std::isnan(times[a][i])) judge[i] = std::nan("");
+      }
+      pairs.push_back(judged_picks(cases, times[a], judge, indices));
+    }
+  }
+  return pairs;
 }
 
 }  // namespace lw

@@ -26,8 +26,24 @@ struct DecisionStats {
   double worst = 0;    // the smallest such ratio
 };
 
-// Picks per group the case with the smallest prediction. With `rule` non-empty, picks the case
-// whose schedule is `rule` instead (groups without it are skipped).
+// Per (m, n, k, sms) group of the cases at `indices` whose `time` is not NaN: picks the case of
+// smallest `score` (NaN: never picked; ties go to the first) and judges it by `time`, as the
+// group's least time over the pick's. Groups of one case, or where no case can be picked, are
+// skipped.
+DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
+                           const std::vector<double>& time, const std::vector<size_t>& indices);
+
+// Each timing pass as the picker, judged by another: times[pass][case] in us (NaN: the pass did
+// not time the case; a case sits out of a pair unless both timed it). One DecisionStats per
+// ordered pair of passes (a, b), a != b, in the order (0, 1), (0, 2), ..., (1, 0), ...: how far a
+// picker that knew the hardware as one pass measured it falls short when judged by another.
+std::vector<DecisionStats> pass_picks(const std::vector<FitCase>& cases,
+                                      const std::vector<std::vector<double>>& times,
+                                      const std::vector<size_t>& indices);
+
+// Picks per group the case with the smallest prediction, judged by the measured medians. With
+// `rule` non-empty, picks the case whose schedule is `rule` instead (groups without it are
+// skipped).
 DecisionStats decision_stats(const std::vector<FitCase>& cases,
                              const std::vector<double>& predicted,
                              const std::vector<size_t>& indices, const std::string& rule = "");

@@ -59,6 +59,10 @@ int cmd_calibrate(int argc, char** argv) {
       "validation measurement CSVs (choose model terms; default: hash split of --measurements)")(
       "test", po::value<std::vector<std::string>>()->multitoken(),
       "SEALED test measurement CSVs: evaluated and reported (sha256 printed), never fitted")(
+      "repeats", po::value<std::vector<std::string>>()->multitoken(),
+      "validation or test configurations timed again, one pass per file (e.g. "
+      "tools/probes/order_repeat.sh): the report judges the picks against every timing and "
+      "gives the measurement's own noise ceiling")(
       "traces", po::value<std::vector<std::string>>()->multitoken(),
       "hardware trace JSON files (lastwave-bench --trace); give start values")(
       "gpu", po::value<std::string>()->default_value("h200"), "GPU preset the kernels ran on")(
@@ -106,6 +110,7 @@ int cmd_calibrate(int argc, char** argv) {
   if (vm.count("physics-measurements")) {
     opt.physics_measurements = vm["physics-measurements"].as<std::vector<std::string>>();
   }
+  if (vm.count("repeats")) opt.repeats = vm["repeats"].as<std::vector<std::string>>();
   if (vm.count("traces")) opt.traces = vm["traces"].as<std::vector<std::string>>();
   if (vm.count("validation")) opt.validation = vm["validation"].as<std::vector<std::string>>();
   if (vm.count("test")) opt.test = vm["test"].as<std::vector<std::string>>();
@@ -135,6 +140,7 @@ int cmd_calibrate(int argc, char** argv) {
   for (auto& f : resolved.traces) f = user_path(f);
   for (auto& f : resolved.validation) f = user_path(f);
   for (auto& f : resolved.test) f = user_path(f);
+  for (auto& f : resolved.repeats) f = user_path(f);
   if (!resolved.start_model.empty()) resolved.start_model = user_path(resolved.start_model);
   CalibrationResult r = [&] {
     Heartbeat beat("calibrate", ProgressStyle::for_stderr(vm.count("quiet") > 0));

@@ -3,7 +3,8 @@
 # after pass: first in the order the campaign used (tile x cluster x decomposition per shape),
 # then in a shuffled order per pass (lastwave-bench --shuffle SEED), with the campaign's protocol.
 # Usage: OUT=DIR [ROWS=FILE.csv] [SMS=132] [SEEDS="1 2"] tools/probes/order_repeat.sh
-#        (lastwave-bench in .device-bin). Writes OUT/pass-given.csv and OUT/pass-shuffle-SEED.csv.
+#        (lastwave-bench in .device-bin). Writes OUT/pass-given.csv and OUT/pass-shuffle-SEED.csv
+#        (SEEDS=" ": the given order only). The passes feed `lastwave calibrate --repeats`.
 set -u
 ROWS=${ROWS:-configs/measurements/h200-r3/validation.csv}
 SMS=${SMS:-132}
