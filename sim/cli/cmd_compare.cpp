@@ -61,6 +61,8 @@ int cmd_compare(int argc, char** argv) {
   if (const ModelFile* file = fitted_model_file(vm)) {
     warn_outside_calibration("compare", *file, vm["model"].as<std::string>(), gpu, shapes,
                              setup.tile, schedules);
+    warn_undetermined("compare", *file, vm["model"].as<std::string>(),
+                      parse_param_overrides(vm["param"].as<std::string>()));
   }
 
   const CompareTable table = compare_table(shapes, schedules, rows, gpu.sms);

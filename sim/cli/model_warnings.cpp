@@ -1,4 +1,4 @@
-// The extrapolation warning of `predict` and `compare` (model_warnings.hpp).
+// The extrapolation and undetermined-parameter warnings (model_warnings.hpp).
 #include "sim/cli/model_warnings.hpp"
 
 #include <algorithm>
@@ -58,6 +58,19 @@ void warn_outside_calibration(const std::string& command, const ModelFile& f,
   std::string line = "lastwave " + command + ": warning: model " + name + " extrapolates: ";
   for (size_t i = 0; i < outside.size(); ++i) line += (i ? "; " : "") + outside[i];
   std::cerr << line << "\n";
+}
+
+void warn_undetermined(const std::string& command, const ModelFile& f, const std::string& name,
+                       const ParamValues& overrides) {
+  std::string params;
+  for (const auto& p : f.undetermined) {
+    if (!overrides.count(p)) params += (params.empty() ? "" : ", ") + p;
+  }
+  if (params.empty()) return;
+  std::cerr << "lastwave " << command << ": warning: model " << name
+            << ": its calibration data did not determine " << params << "; " << command
+            << " applies the values as fitted, so rows that depend on them are guesses "
+               "(`lastwave predict` names and refuses such cases)\n";
 }
 
 }  // namespace lw::cli

@@ -1,5 +1,6 @@
-// The warning `predict` and `compare` print when the cases asked of a fitted model file lie outside
-// what it was calibrated on (its GPU, the kernels' tiles, its training rows' shapes and SM counts).
+// The warnings `predict` and `compare` print when the cases asked of a fitted model file lie
+// outside what it was calibrated on (its GPU, the kernels' tiles, its training rows' shapes and SM
+// counts), and compare's when the file holds parameters its calibration did not determine.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,5 +21,12 @@ void warn_outside_calibration(const std::string& command, const ModelFile& f,
                               const std::string& name, const GpuSpec& gpu,
                               const std::vector<Problem>& shapes, const TileShape& tile,
                               const std::vector<std::string>& schedules);
+
+// One line on stderr, "lastwave COMMAND: warning: model NAME: its calibration data did not
+// determine ...", when model file `f` lists such parameters that `overrides` (--param) leaves as
+// fitted. For `compare`, which prints every row all the same (`predict` probes each case and
+// refuses those the parameters move).
+void warn_undetermined(const std::string& command, const ModelFile& f, const std::string& name,
+                       const ParamValues& overrides);
 
 }  // namespace lw::cli

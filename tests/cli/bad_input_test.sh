@@ -56,6 +56,19 @@ if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
   echo "FAIL: undetermined-parameter model: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
   failures=$((failures + 1))
 fi
+# compare prints every row all the same, with one warning naming the parameter (none once --param
+# sets it).
+"$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
+  --model "$tmp/undetermined.json" -q >"$tmp/out" 2>"$tmp/err"
+rc=$?
+"$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
+  --model "$tmp/undetermined.json" --param iter_unaligned_us=0.5 -q >/dev/null 2>"$tmp/err-set"
+if [[ $rc -ne 0 ]] || ! grep -qE "512x +512x +1001" "$tmp/out" ||
+  ! grep -qF "lastwave compare: warning: model $tmp/undetermined.json: its calibration data did not determine iter_unaligned_us;" "$tmp/err" ||
+  grep -q "did not determine" "$tmp/err-set"; then
+  echo "FAIL: compare under an undetermined parameter: rc=$rc, stderr: $(cat "$tmp/err" "$tmp/err-set")"
+  failures=$((failures + 1))
+fi
 # The same model with residual trees (one leaf: every makespan x e^0.5): the probe of the
 # undetermined parameter keeps the trees, so the aligned K is still accepted, the misaligned refused.
 printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"],%s}\n' \
