@@ -5,9 +5,13 @@ within 1 % / 5 % of the best. "Best measured" is the fastest ok row of the shape
 every file given (configs, rules and every auto run). Standard library only.
 
 usage: tools/chooser_report.py --auto NAME=FILE [--auto NAME=FILE ...] FILE.csv [FILE.csv ...]
+       tools/chooser_report.py --ceiling A.csv B.csv
   --auto NAME=FILE  rows of `lastwave-bench --decomposition auto` (one heuristic per file)
   FILE.csv          every other lastwave-bench CSV; its 128x128x64 1x1 dp / streamk / cutlass rows
                     are the fixed-tile rules
+  --ceiling A B     two timings of the same configs (e.g. two kernel campaigns): each one's
+                    fastest config per shape, judged by the other (the measurement's noise ceiling
+                    for "of best measured")
 """
 import csv
 import math
@@ -88,7 +92,41 @@ def table(picks, best, auto_names):
                   f"{100 * within[0]:.1f} % | {100 * within[1]:.1f} % | {err} |")
 
 
+def config(r):
+    return (r["tile"], r["cluster"], r["decomposition"])
+
+
+def ceiling(path_a, path_b):
+    """Each file's fastest config per (shape, SM count), timed in the other file."""
+    times = []
+    for path in (path_a, path_b):
+        t = defaultdict(dict)
+        for r in ok_rows(path):
+            t[key(r)][config(r)] = float(r["median_ms"])
+        times.append(t)
+    print("| SMs | fastest in | judged by | shapes | of best measured (geomean) | worst shape |")
+    print("|---:|---|---|---:|---:|---:|")
+    names = (path_a, path_b)
+    for sms in sorted({k[3] for k in times[0]}, reverse=True):
+        for a, b in ((0, 1), (1, 0)):
+            share = []
+            for k, configs in times[a].items():
+                common = {c: v for c, v in times[b].get(k, {}).items() if c in configs}
+                if k[3] != sms or len(common) < 2:
+                    continue
+                pick = min(common, key=lambda c: configs[c])
+                share.append(min(common.values()) / common[pick])
+            if share:
+                print(f"| {sms} | `{names[a]}` | `{names[b]}` | {len(share)} | "
+                      f"{100 * geomean(share):.1f} % | {100 * min(share):.1f} % |")
+
+
 def main(argv):
+    if argv[:1] == ["--ceiling"]:
+        if len(argv) != 3:
+            sys.exit(__doc__)
+        ceiling(argv[1], argv[2])
+        return
     autos, files = parse_args(argv)
     picks, best = heuristics(autos, files)
     table(picks, best, [name for name, _ in autos])
