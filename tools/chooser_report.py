@@ -2,7 +2,8 @@
 """The chooser's hardware check as a table (docs/HEURISTICS.md): for each SM count, each heuristic's
 geomean speed against cuBLAS, its share of the best measured config, its worst shape and the shares
 within 1 % / 5 % of the best. "Best measured" is the fastest ok row of the shape and SM count over
-every file given (configs, rules and every auto run). Standard library only.
+every file given (configs, rules and every auto run; FILE.csv.gz reads like the plain file).
+Standard library only.
 
 usage: tools/chooser_report.py --auto NAME=FILE [--auto NAME=FILE ...] FILE.csv [FILE.csv ...]
        tools/chooser_report.py --ceiling A.csv B.csv
@@ -14,6 +15,7 @@ usage: tools/chooser_report.py --auto NAME=FILE [--auto NAME=FILE ...] FILE.csv 
                     for "of best measured")
 """
 import csv
+import gzip
 import math
 import sys
 from collections import defaultdict
@@ -24,7 +26,8 @@ WITHIN = (0.99, 0.95)  # "within 1 %" and "within 5 %" of the best measured time
 
 
 def ok_rows(path):
-    with open(path, newline="") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         return [r for r in csv.DictReader(f) if r.get("ok") == "1"]
 
 
