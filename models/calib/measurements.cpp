@@ -168,16 +168,18 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
   return out;
 }
 
+ConfigKey config_key(const Measurement& m) {
+  return {m.problem.m, m.problem.n, m.problem.k, m.sms,       m.schedule, m.reduction,
+          m.tile.m,    m.tile.n,    m.tile.k,    m.cluster.m, m.cluster.n};
+}
+
 std::vector<Measurement> read_all_measurements(const std::vector<std::string>& paths,
                                                int64_t* skipped) {
   std::vector<Measurement> all;
-  using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string, int64_t,
-                         int64_t, int64_t, int64_t, int64_t>;
-  std::map<Key, std::string> seen;
+  std::map<ConfigKey, std::string> seen;
   for (const auto& path : paths) {
     for (auto& m : read_measurements(path, skipped)) {
-      const Key key{m.problem.m, m.problem.n, m.problem.k, m.sms,       m.schedule, m.reduction,
-                    m.tile.m,    m.tile.n,    m.tile.k,    m.cluster.m, m.cluster.n};
+      const ConfigKey key = config_key(m);
       const std::string where = m.file + ":" + std::to_string(m.line);
       const auto [it, fresh] = seen.emplace(key, where);
       if (!fresh) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/decomp/planners/planners.hpp"
@@ -21,6 +22,12 @@ struct Measurement {
   std::string file;
   int64_t line = 0;
 };
+
+// What makes two rows time the same configuration: m, n, k, SMs, decomposition, reduction, tile
+// and cluster.
+using ConfigKey = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string, int64_t,
+                             int64_t, int64_t, int64_t, int64_t>;
+ConfigKey config_key(const Measurement& m);
 
 // Columns a measurements file must have (others are ignored).
 const std::vector<std::string>& required_measurement_columns();

@@ -9,22 +9,12 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <tuple>
 
 #include "models/calib/metrics.hpp"
-#include "sim/decomp/planners/config_list.hpp"
 
 namespace lw {
 
 namespace {
-
-// What makes two rows time the same configuration (measurements.hpp's duplicate key).
-using ConfigKey = std::tuple<int64_t, int64_t, int64_t, int64_t, std::string, std::string,
-                             std::string, std::string>;
-ConfigKey config_key(const Measurement& m) {
-  return {m.problem.m, m.problem.n, m.problem.k,       m.sms,
-          m.schedule,  m.reduction, tile_text(m.tile), cluster_text(m.cluster)};
-}
 
 std::vector<double> geometric_means(const std::vector<std::vector<double>>& times) {
   std::vector<double> mean(times[0].size(), std::nan(""));
