@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -19,28 +20,28 @@
 
 namespace lw::cli {
 
-std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
-                                    const std::vector<std::string>& schedules,
-                                    const PredictSetup& setup, Progress* progress) {
-  std::vector<PredictRow> rows(shapes.size() * schedules.size());
+namespace {
+
+// Runs body(i, sim) for every shape index on all cores (one Simulator per thread), shapes handed
+// out one at a time (their costs vary widely); the first error is rethrown (one line).
+void for_each_shape(size_t count, const std::function<void(size_t, Simulator&)>& body,
+                    Progress* progress) {
   const size_t workers =
-      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), shapes.size()));
-  std::atomic<size_t> next{0};  // shapes are handed out one at a time: their costs vary widely
+      std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), count));
+  std::atomic<size_t> next{0};
   std::vector<std::thread> pool;
   std::vector<std::string> errors(workers);
   for (size_t w = 0; w < workers; ++w) {
     pool.emplace_back([&, w] {
       Simulator sim;
       try {
-        for (size_t i = next++; i < shapes.size(); i = next++) {
-          for (size_t j = 0; j < schedules.size(); ++j) {
-            rows[i * schedules.size() + j] = predict(shapes[i], schedules[j], setup, sim);
-          }
+        for (size_t i = next++; i < count; i = next++) {
+          body(i, sim);
           if (progress) progress->advance();
         }
       } catch (const std::exception& e) {
         errors[w] = e.what();
-        next = shapes.size();  // stop the other workers early
+        next = count;  // stop the other workers early
       }
     });
   }
@@ -49,6 +50,22 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
   for (const auto& e : errors) {
     if (!e.empty()) throw std::invalid_argument(e);
   }
+}
+
+}  // namespace
+
+std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
+                                    const std::vector<std::string>& schedules,
+                                    const PredictSetup& setup, Progress* progress) {
+  std::vector<PredictRow> rows(shapes.size() * schedules.size());
+  for_each_shape(
+      shapes.size(),
+      [&](size_t i, Simulator& sim) {
+        for (size_t j = 0; j < schedules.size(); ++j) {
+          rows[i * schedules.size() + j] = predict(shapes[i], schedules[j], setup, sim);
+        }
+      },
+      progress);
   return rows;
 }
 
@@ -61,10 +78,11 @@ constexpr double kProbeFactors[] = {0.5, 2.0};
 
 // Refuses (std::invalid_argument, exit 2) when the model file lists parameters its calibration
 // did not determine and one of them moves a requested case.
+// `rerun` gives the same rows under another setup (the model with one parameter probed).
+using Rerun = std::function<std::vector<PredictRow>(const PredictSetup&)>;
 void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
-                         const std::vector<Problem>& shapes,
-                         const std::vector<std::string>& schedules, const PredictSetup& setup,
-                         const std::vector<PredictRow>& rows, ModelFile f) {
+                         const PredictSetup& setup, const std::vector<PredictRow>& rows,
+                         ModelFile f, const Rerun& rerun) {
   for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
   for (const auto& param : f.undetermined) {
     for (const double factor : kProbeFactors) {
@@ -75,7 +93,7 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
       const auto model = make_model_from_file(f, probe, gpu);
       PredictSetup s = setup;
       s.model = model.get();
-      const auto moved = predict_all(shapes, schedules, s);
+      const auto moved = rerun(s);
       for (size_t i = 0; i < rows.size(); ++i) {
         const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
         if (!rows[i].deadlock && !(change <= kRelevantChange)) {
@@ -91,17 +109,67 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
   }
 }
 
+// `best`'s `top` fastest plans of every shape (predict_ranked), shape by shape.
+std::vector<std::vector<PredictRow>> rank_all(const std::vector<Problem>& shapes, size_t top,
+                                              const PredictSetup& setup) {
+  std::vector<std::vector<PredictRow>> ranked(shapes.size());
+  for_each_shape(
+      shapes.size(),
+      [&](size_t i, Simulator& sim) { ranked[i] = predict_ranked(shapes[i], top, setup, sim); },
+      nullptr);
+  return ranked;
+}
+
+// The ranked rows' own configs simulated again under `setup` (refuse_undetermined's rerun).
+std::vector<PredictRow> rerun_configs(const std::vector<PredictRow>& rows,
+                                      const PredictSetup& setup) {
+  std::vector<PredictRow> out(rows.size());
+  for_each_shape(
+      rows.size(),
+      [&](size_t i, Simulator& sim) {
+        const PredictRow& r = rows[i];
+        out[i] = predict_config(r.problem, r.rank > 0 ? r.choice : r.schedule, r.tile, r.cluster,
+                                setup, sim);
+      },
+      nullptr);
+  return out;
+}
+
+// Each shape's rows in schedule order, `best` replaced by its ranked rows where given.
+std::vector<std::vector<PredictRow>> shape_blocks(
+    const std::vector<PredictRow>& rows, size_t per_shape,
+    const std::vector<std::vector<PredictRow>>& ranked) {
+  std::vector<std::vector<PredictRow>> blocks;
+  for (size_t i = 0; i < rows.size(); i += per_shape) {
+    std::vector<PredictRow>& block = blocks.emplace_back();
+    for (size_t j = i; j < i + per_shape; ++j) {
+      const bool replace = rows[j].schedule == "best" && !ranked.empty();
+      if (!replace) block.push_back(rows[j]);
+      if (replace) block.insert(block.end(), ranked[i / per_shape].begin(),
+                                ranked[i / per_shape].end());
+    }
+  }
+  return blocks;
+}
+
+std::vector<PredictRow> flatten(const std::vector<std::vector<PredictRow>>& blocks) {
+  std::vector<PredictRow> rows;
+  for (const auto& b : blocks) rows.insert(rows.end(), b.begin(), b.end());
+  return rows;
+}
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
 }
 
-std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
+// `ranked` (--top given): a last column `rank` (1 = fastest of `best`; 0 for other schedules).
+std::string render_csv(const std::vector<PredictRow>& rows, bool physical, bool ranked) {
   std::ostringstream o;
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
        "efficiency,makespan_factor"
-    << (physical ? ",makespan_us" : "") << ",tile,cluster\n";
+    << (physical ? ",makespan_us" : "") << ",tile,cluster" << (ranked ? ",rank" : "") << "\n";
   for (const auto& r : rows) {
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
@@ -109,7 +177,9 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical) {
       << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
       << (r.deadlock ? "0" : fmt("%.4f", r.efficiency)) << ',' << fmt("%.6f", r.makespan_factor);
     if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
-    o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster) << "\n";
+    o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster);
+    if (ranked) o << ',' << r.rank;
+    o << "\n";
   }
   return o.str();
 }
@@ -138,42 +208,69 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
                         {"cluster", cluster_text(r.cluster)}};
     j["reduction"] = r.reduction;  // what the simulated plan does
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
+    if (r.rank > 0) j["rank"] = r.rank;
     out.push_back(j);
   }
   return out.dump(2) + "\n";
 }
 
-std::string render_table(const std::vector<PredictRow>& rows, size_t per_shape,
+constexpr size_t kLabelWidth = 50;  // characters of the table's label column, at least
+
+// A row's table label: schedule -> choice, and for `best` its config (and rank).
+std::string table_label(const PredictRow& r) {
+  std::string label =
+      (r.rank > 0 ? r.schedule + " #" + std::to_string(r.rank) : r.schedule) + " -> " + r.choice;
+  if (r.schedule == "best") {
+    label += " " + tile_text(r.tile);
+    if (r.cluster.m * r.cluster.n > 1) label += " " + cluster_text(r.cluster);
+  }
+  if (r.sk_units > 0 && r.choice != "DataParallel") {
+    label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
+  }
+  return label;
+}
+
+std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
                          const std::string& unit, const std::string& gpu_name) {
   std::ostringstream o;
-  for (size_t i = 0; i < rows.size(); i += per_shape) {
-    const PredictRow& first = rows[i];
+  for (const auto& block : blocks) {
+    const PredictRow& first = block.front();
     o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on " << gpu_name
       << ": " << first.tiles << " tiles x " << first.k_tiles << " iters, ideal makespan "
       << fmt("%.1f", first.ideal) << " " << unit << "\n";
-    for (size_t j = i; j < i + per_shape; ++j) {
-      const PredictRow& r = rows[j];
-      std::string label = r.schedule + " -> " + r.choice;
-      if (r.schedule == "best") {
-        label += " " + tile_text(r.tile);
-        if (r.cluster.m * r.cluster.n > 1) label += " " + cluster_text(r.cluster);
-      }
-      if (r.sk_units > 0 && r.choice != "DataParallel") {
-        label += " sk_tiles=" + std::to_string(r.sk_tiles) + " units=" + std::to_string(r.sk_units);
-      }
-      char line[256];
+    size_t width = kLabelWidth;  // every label of the block, so its columns line up
+    for (const PredictRow& r : block) width = std::max(width, table_label(r).size());
+    double fastest = 0;  // the rank-1 row's makespan
+    for (const PredictRow& r : block) {
+      const std::string label = table_label(r);
+      const int w = static_cast<int>(width);
+      char line[512];
       if (r.deadlock) {
-        std::snprintf(line, sizeof line, "  %-50s DEADLOCK: %s\n", label.c_str(),
+        std::snprintf(line, sizeof line, "  %-*s DEADLOCK: %s\n", w, label.c_str(),
                       r.deadlock_report.c_str());
       } else {
-        std::snprintf(line, sizeof line, "  %-50s %10.1f  eff %6.1f%%\n", label.c_str(), r.makespan,
+        std::snprintf(line, sizeof line, "  %-*s %10.1f  eff %6.1f%%", w, label.c_str(), r.makespan,
                       100.0 * r.efficiency);
       }
       o << line;
+      if (r.rank == 1) fastest = r.makespan;
+      if (r.rank > 1 && fastest > 0) o << fmt("  %+.1f %% vs #1", 100.0 * (r.makespan / fastest - 1));
+      if (!r.deadlock) o << "\n";
     }
     o << "\n";
   }
   return o.str();
+}
+
+// --top: how many of `best`'s fastest plans to list (1: only the winner, as without it).
+size_t top_from(const po::variables_map& vm, const std::vector<std::string>& schedules) {
+  if (!vm.count("top")) return 1;
+  const int64_t top = vm["top"].as<int64_t>();
+  if (top < 1) throw std::invalid_argument("--top must be >= 1, got " + std::to_string(top));
+  if (std::find(schedules.begin(), schedules.end(), "best") == schedules.end()) {
+    throw std::invalid_argument("--top ranks the plans of --schedule best; the list has no best");
+  }
+  return static_cast<size_t>(top);
 }
 
 }  // namespace
@@ -188,7 +285,10 @@ int cmd_predict(int argc, char** argv) {
       "out", po::value<std::string>(), "write to this file instead of stdout")(
       "trace", po::value<std::string>(),
       "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON")(
-      "quiet,q", "no progress line on stderr");
+      "quiet,q", "no progress line on stderr")(
+      "top", po::value<int64_t>(),
+      "with --schedule best: list its K fastest plans (tile x cluster x decomposition), each "
+      "with its time against the fastest");
   add_plan_options(desc);
   add_gpu_options(desc);
   add_shape_options(desc, true);
@@ -213,20 +313,29 @@ int cmd_predict(int argc, char** argv) {
   }
   Progress progress("predict", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
+  const size_t top = top_from(vm, schedules);
   const auto rows = predict_all(shapes, schedules, setup, &progress);
+  const auto ranked =
+      vm.count("top") ? rank_all(shapes, top, setup) : std::vector<std::vector<PredictRow>>{};
+  const auto blocks = shape_blocks(rows, schedules.size(), ranked);
   if (const ModelFile* file = fitted_model_file(vm)) {
-    refuse_undetermined(vm, gpu, shapes, schedules, setup, rows, *file);
+    refuse_undetermined(vm, gpu, setup, rows, *file, [&](const PredictSetup& s) {
+      return predict_all(shapes, schedules, s);
+    });
+    const std::vector<PredictRow> listed = flatten(ranked);
+    refuse_undetermined(vm, gpu, setup, listed, *file,
+                        [&](const PredictSetup& s) { return rerun_configs(listed, s); });
     warn_outside_calibration("predict", *file, vm["model"].as<std::string>(), gpu, shapes,
                              setup.tile, schedules);
   }
   const bool physical = model->time_unit() == "us";
   std::string text;
   if (format == "csv") {
-    text = render_csv(rows, physical);
+    text = render_csv(flatten(blocks), physical, vm.count("top") > 0);
   } else if (format == "json") {
-    text = render_json(rows, model->time_unit());
+    text = render_json(flatten(blocks), model->time_unit());
   } else {
-    text = render_table(rows, schedules.size(), model->time_unit(),
+    text = render_table(blocks, model->time_unit(),
                         gpu.name + " (" + std::to_string(gpu.sms) + " SMs)");
   }
   if (vm.count("trace")) {

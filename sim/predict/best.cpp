@@ -2,6 +2,7 @@
 #include "sim/predict/best.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "sim/decomp/planners/config_list.hpp"
@@ -112,9 +113,12 @@ std::vector<ClusterShape> model_clusters(const CostModel& model) {
   return out;
 }
 
-BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
-                       const CostModel& model, const std::vector<TileShape>& tiles,
-                       const std::vector<ClusterShape>& clusters, Simulator& sim) {
+namespace {
+
+// Every candidate config x decomposition, likely winners first (see Candidate).
+std::vector<Candidate> search_order(const Problem& problem, const GpuShape& gpu,
+                                    const CostModel& model, const std::vector<TileShape>& tiles,
+                                    const std::vector<ClusterShape>& clusters) {
   if (tiles.empty() || clusters.empty()) {
     throw std::invalid_argument("best: no candidate tiles or clusters");
   }
@@ -139,8 +143,64 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
         std::to_string(gpu.sms) + " SMs)");
   }
   std::sort(order.begin(), order.end());
-  BestChoice best;
-  size_t best_index = 0;
+  return order;
+}
+
+// The fastest plans found so far, at most `limit`, in (makespan, canonical index) order; a plan
+// listed once, under the name of least index among the decompositions that plan it.
+class Ranking {
+ public:
+  explicit Ranking(size_t limit) : limit_(limit) {}
+  // A run slower than this cannot enter (infinity until the list is full).
+  double cutoff() const {
+    return entries_.size() < limit_ ? std::numeric_limits<double>::infinity()
+                                    : entries_.back().choice.makespan;
+  }
+  void offer(const BestChoice& choice, size_t index, const Plan& plan) {
+    const auto same = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) {
+      return same_config(e.plan, plan) && same_plan(e.plan, plan);
+    });
+    if (same != entries_.end()) {  // the same plan under another name: keep the earlier name
+      if (index < same->index) *same = Entry{choice, index, plan};
+    } else if (entries_.size() < limit_ || before(choice.makespan, index, entries_.back())) {
+      entries_.push_back(Entry{choice, index, plan});
+    }
+    std::sort(entries_.begin(), entries_.end(),
+              [](const Entry& a, const Entry& b) { return before(a.choice.makespan, a.index, b); });
+    if (entries_.size() > limit_) entries_.pop_back();
+  }
+  std::vector<BestChoice> choices(int64_t simulated) const {
+    std::vector<BestChoice> out;
+    for (const Entry& e : entries_) {
+      out.push_back(e.choice);
+      out.back().simulated = simulated;
+    }
+    return out;
+  }
+
+ private:
+  struct Entry {
+    BestChoice choice;
+    size_t index;
+    Plan plan;
+  };
+  static bool before(double makespan, size_t index, const Entry& e) {
+    return makespan < e.choice.makespan || (makespan == e.choice.makespan && index < e.index);
+  }
+  size_t limit_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace
+
+std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                                  const CostModel& model, const std::vector<TileShape>& tiles,
+                                  const std::vector<ClusterShape>& clusters, size_t count,
+                                  Simulator& sim) {
+  if (count < 1) throw std::invalid_argument("best: asked for no candidates");
+  const std::vector<Candidate> order = search_order(problem, gpu, model, tiles, clusters);
+  Ranking ranking(count);
+  int64_t simulated = 0;
   std::vector<Simulated> seen;  // plans of the current config (a config's candidates are adjacent)
   for (const Candidate& c : order) {
     const std::string& name = best_decompositions()[c.decomposition];
@@ -151,28 +211,35 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
                                   [&](const Simulated& s) { return same_plan(s.plan, plan); });
     Simulated now = dup != seen.end() ? *dup : Simulated{plan, false, 0};
     SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
-    if (dup == seen.end() && best.found && split_k_lower_bound(plan, model, opt) > best.makespan) {
-      continue;  // cannot win (nor tie)
+    if (dup == seen.end() && split_k_lower_bound(plan, model, opt) > ranking.cutoff()) {
+      continue;  // cannot enter the ranking (nor tie)
     }
     if (dup == seen.end()) {
-      opt.cutoff = best.found ? best.makespan : std::numeric_limits<double>::infinity();
+      opt.cutoff = ranking.cutoff();
       opt.sm_stats = false;
       const SimResult& r = sim.run(plan, model, opt);
-      ++best.simulated;
+      ++simulated;
       now.can_win = !r.deadlock && !r.cut_off;
       now.makespan = r.makespan;
       seen.push_back(now);
     }
     if (!now.can_win) continue;
-    const bool better =
-        now.makespan < best.makespan || (now.makespan == best.makespan && c.index < best_index);
-    if (!best.found || better) {
-      best =
-          BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true, best.simulated};
-      best_index = c.index;
-    }
+    ranking.offer(BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true, 0},
+                  c.index, plan);
   }
-  return best;
+  std::vector<BestChoice> out = ranking.choices(simulated);
+  if (out.empty()) {  // every candidate deadlocks (or none could run)
+    BestChoice none;
+    none.simulated = simulated;
+    out.push_back(none);
+  }
+  return out;
+}
+
+BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                       const CostModel& model, const std::vector<TileShape>& tiles,
+                       const std::vector<ClusterShape>& clusters, Simulator& sim) {
+  return rank_best(problem, gpu, reduction, model, tiles, clusters, 1, sim).front();
 }
 
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,

@@ -40,6 +40,16 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
                        const CostModel& model, const std::vector<TileShape>& tiles,
                        const std::vector<ClusterShape>& clusters, Simulator& sim);
 
+// The `count` fastest plans (at least 1), fastest first, by the same exact search: a candidate is
+// abandoned once its simulated time passes the count-th fastest found so far. A plan that two
+// decompositions produce (e.g. `cutlass` choosing data-parallel) is listed once, under the earlier
+// name in best_decompositions() order; ties in time go to the earlier candidate as above. Fewer
+// than `count` when fewer distinct plans finish; one entry with `found` false when none does.
+std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
+                                  const CostModel& model, const std::vector<TileShape>& tiles,
+                                  const std::vector<ClusterShape>& clusters, size_t count,
+                                  Simulator& sim);
+
 // The same with a Simulator of its own (convenient for one-off calls).
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
                        const CostModel& model, const std::vector<TileShape>& tiles,

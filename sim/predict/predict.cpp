@@ -34,22 +34,20 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
   return row;
 }
 
-}  // namespace
+std::vector<TileShape> best_tiles(const PredictSetup& setup) {
+  return setup.best_tiles.empty() ? parse_kernel_tiles("all") : setup.best_tiles;
+}
 
-PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
-                   Simulator& sim, std::vector<SegmentRecord>* timeline) {
-  if (schedule != "best") {
-    return run_one(problem, schedule, setup.tile, setup.cluster, setup, sim, timeline);
-  }
-  const std::vector<TileShape> tiles =
-      setup.best_tiles.empty() ? parse_kernel_tiles("all") : setup.best_tiles;
-  const std::vector<ClusterShape> clusters =
-      setup.best_clusters.empty() ? model_clusters(*setup.model) : setup.best_clusters;
-  const BestChoice b =
-      choose_best(problem, setup.gpu, setup.reduction, *setup.model, tiles, clusters, sim);
+std::vector<ClusterShape> best_clusters(const PredictSetup& setup) {
+  return setup.best_clusters.empty() ? model_clusters(*setup.model) : setup.best_clusters;
+}
+
+// The row of a `best` pick: its config simulated again (for the full result), named "best".
+PredictRow best_row(const Problem& problem, const BestChoice& b, const PredictSetup& setup,
+                    Simulator& sim, std::vector<SegmentRecord>* timeline) {
   if (!b.found) {  // every candidate deadlocks: report the first one's deadlock
-    PredictRow row = run_one(problem, best_decompositions().front(), tiles.front(),
-                             clusters.front(), setup, sim, timeline);
+    PredictRow row = run_one(problem, best_decompositions().front(), best_tiles(setup).front(),
+                             best_clusters(setup).front(), setup, sim, timeline);
     row.schedule = "best";
     return row;
   }
@@ -57,6 +55,37 @@ PredictRow predict(const Problem& problem, const std::string& schedule, const Pr
   row.choice = b.schedule;
   row.schedule = "best";
   return row;
+}
+
+}  // namespace
+
+PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
+                   Simulator& sim, std::vector<SegmentRecord>* timeline) {
+  if (schedule != "best") {
+    return run_one(problem, schedule, setup.tile, setup.cluster, setup, sim, timeline);
+  }
+  const BestChoice b = choose_best(problem, setup.gpu, setup.reduction, *setup.model,
+                                   best_tiles(setup), best_clusters(setup), sim);
+  return best_row(problem, b, setup, sim, timeline);
+}
+
+std::vector<PredictRow> predict_ranked(const Problem& problem, size_t count,
+                                       const PredictSetup& setup, Simulator& sim) {
+  const std::vector<BestChoice> ranked = rank_best(problem, setup.gpu, setup.reduction,
+                                                   *setup.model, best_tiles(setup),
+                                                   best_clusters(setup), count, sim);
+  std::vector<PredictRow> rows;
+  for (const BestChoice& b : ranked) {
+    rows.push_back(best_row(problem, b, setup, sim, nullptr));
+    if (b.found) rows.back().rank = static_cast<int64_t>(rows.size());
+  }
+  return rows;
+}
+
+PredictRow predict_config(const Problem& problem, const std::string& schedule,
+                          const TileShape& tile, const ClusterShape& cluster,
+                          const PredictSetup& setup, Simulator& sim) {
+  return run_one(problem, schedule, tile, cluster, setup, sim, nullptr);
 }
 
 double seed_split_k_estimate(int64_t tiles, int64_t iters, int64_t sms, int64_t splits,

@@ -27,6 +27,7 @@ struct PredictRow : PlanSummary {
   double efficiency = 0;
   bool deadlock = false;
   std::string deadlock_report;
+  int64_t rank = 0;  // predict_ranked(): 1 = the fastest plan; 0 = not ranked
 };
 
 struct PredictSetup {
@@ -42,6 +43,18 @@ struct PredictSetup {
 // One row; `timeline` (optional) receives the simulated trace of the chosen plan.
 PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
                    Simulator& sim, std::vector<SegmentRecord>* timeline = nullptr);
+
+// `best`'s `count` fastest plans for `problem` (rank_best), fastest first, as rows of schedule
+// "best" with `rank` 1, 2, ...; choice, tile and cluster name each plan. Rank 1 is predict()'s
+// `best` row. One unranked row when every candidate deadlocks.
+std::vector<PredictRow> predict_ranked(const Problem& problem, size_t count,
+                                       const PredictSetup& setup, Simulator& sim);
+
+// One concrete config: `schedule` on `tile` x `cluster` (for a ranked row: its choice, tile and
+// cluster), whatever the setup's tile and cluster.
+PredictRow predict_config(const Problem& problem, const std::string& schedule,
+                          const TileShape& tile, const ClusterShape& cluster,
+                          const PredictSetup& setup, Simulator& sim);
 
 // The seed's closed-form Split-K estimate (schedule_sim.py split_k) under the unit model's costs.
 double seed_split_k_estimate(int64_t tiles, int64_t iters, int64_t sms, int64_t splits,

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -176,23 +177,64 @@ TEST_CASE("a cluster plan is simulated on cluster slots") {
   CHECK(lw::cluster_text(b.cluster) == "2x1");
 }
 
-// Minimum makespan over every (kernel tile, decomposition), simulated to the end, vs choose_best.
+// Every (kernel tile, decomposition) in 1x1 clusters simulated to the end, a plan that two
+// decompositions of one tile produce listed once under the earlier name, in (makespan, tile,
+// decomposition) order: the ranking rank_best must reproduce.
+struct Listed {
+  double makespan;
+  size_t index;  // tile x decompositions + decomposition: the canonical order
+  std::string schedule, tile;
+  lw::Plan plan;
+};
+
+static std::vector<Listed> exhaustive_ranking(const lw::Problem& p, const lw::CostModel& model,
+                                              lw::Simulator& sim) {
+  const auto all = tiles("all");
+  const auto& names = lw::best_decompositions();
+  std::vector<Listed> listed;
+  for (size_t t = 0; t < all.size(); ++t) {
+    for (size_t d = 0; d < names.size(); ++d) {
+      const auto plan =
+          lw::plan_schedule(names[d], p, all[t], kH200, lw::Reduction::Deterministic).plan;
+      const auto& r = sim.run(plan, model, lw::SimOptions{});
+      const bool again = std::any_of(listed.begin(), listed.end(), [&](const Listed& l) {
+        return l.index / names.size() == t && lw::same_plan(l.plan, plan);
+      });
+      if (!r.deadlock && !again) {
+        listed.push_back(
+            Listed{r.makespan, t * names.size() + d, names[d], lw::tile_text(all[t]), plan});
+      }
+    }
+  }
+  std::sort(listed.begin(), listed.end(), [](const Listed& a, const Listed& b) {
+    return a.makespan != b.makespan ? a.makespan < b.makespan : a.index < b.index;
+  });
+  return listed;
+}
+
+// choose_best's makespan is the least over every candidate; rank_best's first `kRanked` entries
+// are the exhaustive ranking's, name for name.
 static void exhaustive_check(const lw::CostModel& model) {
+  constexpr size_t kRanked = 6;
   const auto all = tiles("all");
   lw::Simulator sim;
   for (const lw::Problem p :
        {lw::Problem{128, 4096, 4096}, lw::Problem{1536, 1536, 4096}, lw::Problem{3000, 700, 9000},
         lw::Problem{64, 64, 65536}, lw::Problem{4096, 4096, 8192}}) {
-    double exhaustive = std::numeric_limits<double>::infinity();
-    for (const auto& t : all) {
-      for (const auto& name : lw::best_decompositions()) {
-        const auto plan = lw::plan_schedule(name, p, t, kH200, lw::Reduction::Deterministic).plan;
-        const auto& r = sim.run(plan, model, lw::SimOptions{});
-        if (!r.deadlock) exhaustive = std::min(exhaustive, r.makespan);
-      }
-    }
+    INFO(p.m, "x", p.n, "x", p.k);
+    const std::vector<Listed> expected = exhaustive_ranking(p, model, sim);
     const auto b = lw::choose_best(p, kH200, lw::Reduction::Deterministic, model, all, k1x1, sim);
-    CHECK(b.makespan == exhaustive);
+    CHECK(b.makespan == expected.front().makespan);
+    const auto ranked =
+        lw::rank_best(p, kH200, lw::Reduction::Deterministic, model, all, k1x1, kRanked, sim);
+    REQUIRE(ranked.size() == kRanked);
+    for (size_t i = 0; i < kRanked; ++i) {
+      INFO("rank ", i + 1);
+      CHECK(ranked[i].makespan == expected[i].makespan);
+      CHECK(ranked[i].schedule == expected[i].schedule);
+      CHECK(lw::tile_text(ranked[i].tile) == expected[i].tile);
+    }
+    CHECK(ranked.front().schedule == b.schedule);
   }
 }
 
@@ -227,4 +269,30 @@ TEST_CASE("choose_best equals an exhaustive search under residual trees") {
   model->set_residual_trees(
       std::make_shared<const lw::ResidualTrees>(0.0, std::vector{split, loop}));
   exhaustive_check(*model);
+}
+
+// 1408 x 1440 x 4096 on 128x128x64 (unit model, the hand-derived 66 above): dp fills one wave
+// exactly, and `two-tile` plans it data-parallel too (the same plan: listed once, as dp), where
+// `cutlass` plans a persistent data-parallel grid (another plan, listed); a request for more plans
+// than the nine decompositions make gives each distinct plan once, in time order.
+TEST_CASE("rank_best lists each distinct plan once, fastest first") {
+  const auto model = unit();
+  const lw::Problem p{1408, 1440, 4096};
+  lw::Simulator sim;
+  const auto ranked = lw::rank_best(p, kH200, lw::Reduction::Deterministic, *model,
+                                    tiles("128x128x64"), k1x1, 100, sim);
+  REQUIRE(!ranked.empty());
+  CHECK(ranked.size() < lw::best_decompositions().size());
+  CHECK(ranked[0].schedule == "dp");
+  CHECK(ranked[0].makespan == doctest::Approx(66.0));
+  bool cutlass_listed = false;
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    CHECK(ranked[i].schedule != "two-tile");
+    cutlass_listed = cutlass_listed || ranked[i].schedule == "cutlass";
+    if (i > 0) CHECK(ranked[i - 1].makespan <= ranked[i].makespan);
+  }
+  CHECK(cutlass_listed);
+  CHECK_THROWS_AS(lw::rank_best(p, kH200, lw::Reduction::Deterministic, *model,
+                                tiles("128x128x64"), k1x1, 0, sim),
+                  std::invalid_argument);
 }
