@@ -9,6 +9,7 @@
 
 #include "models/calib/calibrate_run.hpp"
 #include "models/calib/file_hash.hpp"
+#include "models/calib/shortlist.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/planners/config_list.hpp"
@@ -520,7 +521,9 @@ std::string report_markdown(const CalibrationRun& run) {
   md_errors_and_decisions(run, md);
   md_cross_sm(run, md);
   md_test(run, md);
-  md << repeats_markdown(run.cases, run.preds[0].pred, run.repeats, run.split.held, run.split.test);
+  md << shortlist_markdown(run.cases, run.preds[0].pred, run.repeats, run.split.held,
+                           run.split.test, run.preset.sms)
+     << repeats_markdown(run.cases, run.preds[0].pred, run.repeats, run.split.held, run.split.test);
   md_terms(run, md);
   md_parameters(run, md);
   md << "\n" << run.opt->appendix;

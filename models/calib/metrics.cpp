@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -10,6 +11,17 @@
 #include "sim/util/stats.hpp"
 
 namespace lw {
+
+std::string percent_text(double ratio) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", kPercent * ratio);
+  return b;
+}
+
+std::string percent_range(double lo, double hi) {
+  return percent_text(lo) == percent_text(hi) ? percent_text(lo)
+                                              : percent_text(lo) + "-" + percent_text(hi);
+}
 
 ErrorStats error_stats(const std::vector<FitCase>& cases, const std::vector<double>& predicted,
                        const std::vector<size_t>& indices) {
@@ -28,12 +40,36 @@ ErrorStats error_stats(const std::vector<FitCase>& cases, const std::vector<doub
   return s;
 }
 
-DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
-                           const std::vector<double>& time, const std::vector<size_t>& indices) {
+namespace {
+
+// The group's case kept from its shortlist (kNone: none listed).
+constexpr size_t kNone = static_cast<size_t>(-1);
+size_t kept_case(const std::vector<size_t>& members, const std::vector<double>& score,
+                 const std::vector<double>& pick_time, size_t shortlist) {
+  std::vector<size_t> listed;
+  for (size_t i : members) {
+    if (!std::isnan(score[i])) listed.push_back(i);
+  }
+  const auto by_score = [&](size_t a, size_t b) { return score[a] < score[b]; };
+  std::stable_sort(listed.begin(), listed.end(), by_score);  // ties: the first stays first
+  if (listed.size() > shortlist) listed.resize(shortlist);
+  size_t kept = kNone;
+  for (size_t i : listed) {
+    if (kept == kNone || pick_time[i] < pick_time[kept]) kept = i;
+  }
+  return kept;
+}
+
+}  // namespace
+
+DecisionStats shortlist_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
+                              const std::vector<double>& pick_time,
+                              const std::vector<double>& judge_time,
+                              const std::vector<size_t>& indices, size_t shortlist) {
   using Key = std::tuple<int64_t, int64_t, int64_t, int64_t>;
   std::map<Key, std::vector<size_t>> groups;
   for (size_t i : indices) {
-    if (std::isnan(time[i])) continue;
+    if (std::isnan(pick_time[i]) || std::isnan(judge_time[i])) continue;
     const Measurement& m = *cases[i].m;
     groups[Key{m.problem.m, m.problem.n, m.problem.k, m.sms}].push_back(i);
   }
@@ -43,14 +79,13 @@ DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<
   d.worst = 1.0;
   for (const auto& [key, members] : groups) {
     if (members.size() < 2) continue;
-    constexpr size_t kNone = static_cast<size_t>(-1);
-    size_t best = members[0], pick = kNone;
+    size_t best = members[0];
     for (size_t i : members) {
-      if (time[i] < time[best]) best = i;
-      if (!std::isnan(score[i]) && (pick == kNone || score[i] < score[pick])) pick = i;
+      if (judge_time[i] < judge_time[best]) best = i;
     }
+    const size_t pick = kept_case(members, score, pick_time, shortlist);
     if (pick == kNone) continue;
-    const double ratio = time[best] / time[pick];
+    const double ratio = judge_time[best] / judge_time[pick];
     ++d.groups;
     log_sum += std::log(ratio);
     exact += pick == best ? 1 : 0;
@@ -61,6 +96,11 @@ DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<
     d.geomean = std::exp(log_sum / static_cast<double>(d.groups));
   }
   return d;
+}
+
+DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
+                           const std::vector<double>& time, const std::vector<size_t>& indices) {
+  return shortlist_picks(cases, score, time, time, indices, 1);
 }
 
 DecisionStats decision_stats(const std::vector<FitCase>& cases,

@@ -10,6 +10,11 @@ namespace lw {
 
 constexpr double kPercent = 100.0;  // percent per unit fraction
 
+// A ratio as a percentage with one decimal ("91.0"), and a range of two ("85.1-93.2", or one
+// figure when both print the same).
+std::string percent_text(double ratio);
+std::string percent_range(double lo, double hi);
+
 struct ErrorStats {
   size_t n = 0;
   double median = 0, p90 = 0, p95 = 0, max = 0;  // of |predicted / measured - 1| in %
@@ -32,6 +37,15 @@ struct DecisionStats {
 // skipped.
 DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
                            const std::vector<double>& time, const std::vector<size_t>& indices);
+
+// A shortlist timed on the hardware: per group, the `shortlist` cases of smallest `score` (NaN:
+// never listed; ties to the first) among those timed by both `pick_time` and `judge_time`, the one
+// of least `pick_time` kept and judged by `judge_time` (the group's least over the kept one's).
+// shortlist_picks(cases, score, t, t, indices, 1) is judged_picks(cases, score, t, indices).
+DecisionStats shortlist_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
+                              const std::vector<double>& pick_time,
+                              const std::vector<double>& judge_time,
+                              const std::vector<size_t>& indices, size_t shortlist);
 
 // Each timing pass as the picker, judged by another: times[pass][case] in us (NaN: the pass did
 // not time the case; a case sits out of a pair unless both timed it). One DecisionStats per

@@ -65,15 +65,6 @@ RepeatTimings read_repeats(const std::vector<std::string>& files, const std::vec
 
 namespace {
 
-std::string pct(double ratio) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", kPercent * ratio);
-  return b;
-}
-std::string range(double lo, double hi) {
-  return pct(lo) == pct(hi) ? pct(lo) : pct(lo) + "-" + pct(hi);
-}
-
 // The smallest and largest geomean and worst over `stats` with groups (none: an empty range).
 struct Spread {
   double geo_lo = 1, geo_hi = 0, worst_lo = 1, worst_hi = 0;
@@ -109,7 +100,7 @@ void scope_row(std::ostringstream& md, const std::string& set, const std::string
     if (timed) by_one.push_back(judged_picks(cases, predicted, pass, scope));
   }
   md << "| " << set << " | " << sms << " | " << by_mean.groups << " | " << timings << " | "
-     << pct(by_mean.geomean) << " / " << pct(by_mean.worst) << " | ";
+     << percent_text(by_mean.geomean) << " / " << percent_text(by_mean.worst) << " | ";
   // Ranges over passes mean something only where every pass timed every group of the scope.
   const bool every_group = std::all_of(by_one.begin(), by_one.end(), [&](const DecisionStats& d) {
     return d.groups == by_mean.groups;
@@ -119,9 +110,10 @@ void scope_row(std::ostringstream& md, const std::string& set, const std::string
     return;
   }
   const Spread one = spread(by_one), pairs = spread(pass_picks(cases, r.times, scope));
-  md << range(one.geo_lo, one.geo_hi) << " / " << range(one.worst_lo, one.worst_hi) << " | "
-     << range(pairs.geo_lo, pairs.geo_hi) << " / " << range(pairs.worst_lo, pairs.worst_hi) << " | "
-     << pairs.worst_at_least_90 << " of " << pairs.n << " |\n";
+  md << percent_range(one.geo_lo, one.geo_hi) << " / " << percent_range(one.worst_lo, one.worst_hi)
+     << " | " << percent_range(pairs.geo_lo, pairs.geo_hi) << " / "
+     << percent_range(pairs.worst_lo, pairs.worst_hi) << " | " << pairs.worst_at_least_90 << " of "
+     << pairs.n << " |\n";
 }
 
 void set_rows(std::ostringstream& md, const std::string& set, const std::vector<FitCase>& cases,
@@ -163,7 +155,7 @@ std::string repeats_markdown(const std::vector<FitCase>& cases,
         "the ordered pairs of timings.\n\n"
         "| set | SMs | groups | timings | simulator, judged by the mean timing | simulator, "
         "judged by one timing | one timing's pick, judged by another | pairs with worst >= "
-     << pct(kWorstTarget) << " % |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+     << percent_text(kWorstTarget) << " % |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
   set_rows(md, "validation", cases, predicted, r, validation);
   set_rows(md, "test", cases, predicted, r, test);
   md << "\n";

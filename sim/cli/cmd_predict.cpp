@@ -80,9 +80,8 @@ constexpr double kProbeFactors[] = {0.5, 2.0};
 // did not determine and one of them moves a requested case.
 // `rerun` gives the same rows under another setup (the model with one parameter probed).
 using Rerun = std::function<std::vector<PredictRow>(const PredictSetup&)>;
-void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu,
-                         const PredictSetup& setup, const std::vector<PredictRow>& rows,
-                         ModelFile f, const Rerun& rerun) {
+void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu, const PredictSetup& setup,
+                         const std::vector<PredictRow>& rows, ModelFile f, const Rerun& rerun) {
   for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
   for (const auto& param : f.undetermined) {
     for (const double factor : kProbeFactors) {
@@ -145,8 +144,8 @@ std::vector<std::vector<PredictRow>> shape_blocks(
     for (size_t j = i; j < i + per_shape; ++j) {
       const bool replace = rows[j].schedule == "best" && !ranked.empty();
       if (!replace) block.push_back(rows[j]);
-      if (replace) block.insert(block.end(), ranked[i / per_shape].begin(),
-                                ranked[i / per_shape].end());
+      if (replace)
+        block.insert(block.end(), ranked[i / per_shape].begin(), ranked[i / per_shape].end());
     }
   }
   return blocks;
@@ -254,7 +253,8 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
       }
       o << line;
       if (r.rank == 1) fastest = r.makespan;
-      if (r.rank > 1 && fastest > 0) o << fmt("  %+.1f %% vs #1", 100.0 * (r.makespan / fastest - 1));
+      if (r.rank > 1 && fastest > 0)
+        o << fmt("  %+.1f %% vs #1", 100.0 * (r.makespan / fastest - 1));
       if (!r.deadlock) o << "\n";
     }
     o << "\n";
@@ -319,9 +319,8 @@ int cmd_predict(int argc, char** argv) {
       vm.count("top") ? rank_all(shapes, top, setup) : std::vector<std::vector<PredictRow>>{};
   const auto blocks = shape_blocks(rows, schedules.size(), ranked);
   if (const ModelFile* file = fitted_model_file(vm)) {
-    refuse_undetermined(vm, gpu, setup, rows, *file, [&](const PredictSetup& s) {
-      return predict_all(shapes, schedules, s);
-    });
+    refuse_undetermined(vm, gpu, setup, rows, *file,
+                        [&](const PredictSetup& s) { return predict_all(shapes, schedules, s); });
     const std::vector<PredictRow> listed = flatten(ranked);
     refuse_undetermined(vm, gpu, setup, listed, *file,
                         [&](const PredictSetup& s) { return rerun_configs(listed, s); });

@@ -71,9 +71,9 @@ PredictRow predict(const Problem& problem, const std::string& schedule, const Pr
 
 std::vector<PredictRow> predict_ranked(const Problem& problem, size_t count,
                                        const PredictSetup& setup, Simulator& sim) {
-  const std::vector<BestChoice> ranked = rank_best(problem, setup.gpu, setup.reduction,
-                                                   *setup.model, best_tiles(setup),
-                                                   best_clusters(setup), count, sim);
+  const std::vector<BestChoice> ranked =
+      rank_best(problem, setup.gpu, setup.reduction, *setup.model, best_tiles(setup),
+                best_clusters(setup), count, sim);
   std::vector<PredictRow> rows;
   for (const BestChoice& b : ranked) {
     rows.push_back(best_row(problem, b, setup, sim, nullptr));

@@ -18,6 +18,16 @@ grep -q ',66.0000,.*,128x128x64,1x1$' <<<"$csv"
 "$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule dp --tile 100x100x64 --format csv |
   grep -q ',100x100x64,1x1$'
 
+# --top K: best's K fastest plans, rank 1 the row above, times in order, a `rank` column.
+csv=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --top 4 --format csv)
+head -1 <<<"$csv" | grep -q ',tile,cluster,rank$'
+[[ $(tail -n +2 <<<"$csv" | wc -l) -eq 4 ]]
+sed -n 2p <<<"$csv" | grep -q '^1408,1440,4096,132,best,dp,132,64,0,0,132,62.0000,.*,128x120x64,1x1,1$'
+tail -n +2 <<<"$csv" | cut -d, -f18 | tr '\n' ' ' | grep -qx '1 2 3 4 '
+tail -n +2 <<<"$csv" | cut -d, -f12 | sort -c -g  # fastest first
+"$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --top 2 |
+  grep -Eq '^  best #2 -> .* [+][0-9]+[.][0-9] % vs #1$'
+
 expect_error() {  # expect_error PATTERN ARGS...: rc 2, one line naming the problem
   local pattern="$1"
   shift
@@ -31,6 +41,11 @@ expect_error "tile 100x100x64 is not one the kernels have (64x128x64" \
 expect_error "bad tile '128x1x'" predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 128x1x
 expect_error "lists several; only --schedule best searches a list" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule dp --tile 128x128x64,128x256x64
+expect_error "--top must be >= 1, got 0" \
+  predict --sms 132 --m 128 --n 128 --k 128 --schedule best --top 0
+expect_error "--top ranks the plans of --schedule best" \
+  predict --sms 132 --m 128 --n 128 --k 128 --schedule dp --top 3
+expect_error "top" predict --sms 132 --m 128 --n 128 --k 128 --schedule best --top three
 expect_error "unknown --plot-kind" compare --sms 132 --m 128 --n 128 --k 128 --plot "$tmp/x.svg" --plot-kind pie
 
 # --quiet: nothing on stderr (progress would print after its delay; here the run is short anyway,

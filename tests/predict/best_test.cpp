@@ -292,7 +292,7 @@ TEST_CASE("rank_best lists each distinct plan once, fastest first") {
     if (i > 0) CHECK(ranked[i - 1].makespan <= ranked[i].makespan);
   }
   CHECK(cutlass_listed);
-  CHECK_THROWS_AS(lw::rank_best(p, kH200, lw::Reduction::Deterministic, *model,
-                                tiles("128x128x64"), k1x1, 0, sim),
+  CHECK_THROWS_AS(lw::rank_best(p, kH200, lw::Reduction::Deterministic, *model, tiles("128x128x64"),
+                                k1x1, 0, sim),
                   std::invalid_argument);
 }
