@@ -5,9 +5,15 @@ within 1 % / 5 % of the best. "Best measured" is the fastest ok row of the shape
 every file given (configs, rules and every auto run; FILE.csv.gz reads like the plain file).
 Standard library only.
 
-usage: tools/chooser_report.py --auto NAME=FILE [--auto NAME=FILE ...] FILE.csv [FILE.csv ...]
+usage: tools/chooser_report.py --auto NAME=FILE [--auto NAME=FILE ...]
+                               [--shortlist NAME=PICK.csv,JUDGE.csv ...] FILE.csv [FILE.csv ...]
        tools/chooser_report.py --ceiling A.csv B.csv
-  --auto NAME=FILE  rows of `lastwave-bench --decomposition auto` (one heuristic per file)
+  --auto NAME=FILE  rows of `lastwave-bench --decomposition auto` (one heuristic per file; with
+                    --top runs, the simulator's pick: auto_rank 1)
+  --shortlist NAME=PICK.csv,JUDGE.csv
+                    two timings of `lastwave-bench --decomposition auto --top K` (the same ranked
+                    configs): for each k <= K, the fastest in PICK of the simulator's k fastest,
+                    timed by JUDGE (a timing that did not choose it), as the heuristic "NAME, top k"
   FILE.csv          every other lastwave-bench CSV; its 128x128x64 1x1 dp / streamk / cutlass rows
                     are the fixed-tile rules
   --ceiling A B     two timings of the same configs (e.g. two kernel campaigns): each one's
@@ -40,31 +46,61 @@ def geomean(xs):
 
 
 def parse_args(argv):
-    autos, files = [], []
+    autos, shortlists, files = [], [], []
     it = iter(argv)
     for a in it:
-        if a == "--auto":
+        if a in ("--auto", "--shortlist"):
             name, _, path = next(it, "").partition("=")
-            if not path:
-                sys.exit("--auto needs NAME=FILE")
-            autos.append((name, path))
+            if not path or (a == "--shortlist" and len(path.split(",")) != 2):
+                sys.exit(f"{a} needs NAME=" + ("FILE" if a == "--auto" else "PICK.csv,JUDGE.csv"))
+            (autos if a == "--auto" else shortlists).append((name, path))
         elif a.startswith("-"):
             sys.exit(__doc__)
         else:
             files.append(a)
-    if not autos:
+    if not autos and not shortlists:
         sys.exit(__doc__)
-    return autos, files
+    return autos, shortlists, files
 
 
-def heuristics(autos, files):
+def rank(r):
+    """A row's auto_rank (files written before --top existed: 1)."""
+    return int(r.get("auto_rank") or 1)
+
+
+def config(r):
+    return (r["tile"], r["cluster"], r.get("picked") or r["decomposition"])
+
+
+def shortlist_picks(name, pick_path, judge_path):
+    """{f"{name}, top {k}": {(m, n, k, sms): JUDGE's row of the kept config}} for each k."""
+    ranked, judged = defaultdict(list), {}
+    for r in ok_rows(pick_path):
+        ranked[key(r)].append(r)
+    for r in ok_rows(judge_path):
+        judged[(key(r), config(r))] = r
+    out = {}
+    for k in range(1, max((rank(r) for rows in ranked.values() for r in rows), default=0) + 1):
+        kept = {}
+        for shape, rows in ranked.items():
+            listed = [r for r in rows if rank(r) <= k]
+            pick = min(listed, key=lambda r: float(r["median_ms"]))
+            if (shape, config(pick)) in judged:
+                kept[shape] = judged[(shape, config(pick))]
+        out[f"{name}, top {k}"] = kept
+    return out
+
+
+def heuristics(autos, shortlists, files):
     """{name: {(m, n, k, sms): row}} and the best measured time per (m, n, k, sms)."""
     picks, best = {}, defaultdict(lambda: math.inf)
     for name, path in autos:
-        picks[name] = {key(r): r for r in ok_rows(path)}
+        picks[name] = {key(r): r for r in ok_rows(path) if rank(r) == 1}
+    for name, paths in shortlists:
+        picks.update(shortlist_picks(name, *paths.split(",")))
     for rule in RULES:
         picks[f"`{rule}` rule, 128x128"] = {}
-    for path in files + [p for _, p in autos]:
+    for path in files + [p for _, p in autos] + [p for _, ps in shortlists for p in ps.split(",")]:
         for r in ok_rows(path):
             best[key(r)] = min(best[key(r)], float(r["median_ms"]))
             is_rule = (r["tile"] == RULE_TILE and r["cluster"] == RULE_CLUSTER
@@ -93,10 +129,6 @@ def table(picks, best, auto_names):
             print(f"| {sms} | {name} | {len(t)} | {geomean(cublas):.3f}x | "
                   f"{100 * geomean(share):.1f} % | {100 * min(share):.1f} % | "
                   f"{100 * within[0]:.1f} % | {100 * within[1]:.1f} % | {err} |")
-
-
-def config(r):
-    return (r["tile"], r["cluster"], r["decomposition"])
 
 
 def ceiling(path_a, path_b):
@@ -130,9 +162,9 @@ def main(argv):
             sys.exit(__doc__)
         ceiling(argv[1], argv[2])
         return
-    autos, files = parse_args(argv)
-    picks, best = heuristics(autos, files)
-    table(picks, best, [name for name, _ in autos])
+    autos, shortlists, files = parse_args(argv)
+    picks, best = heuristics(autos, shortlists, files)
+    table(picks, best, [n for n in picks if not n.endswith("rule, 128x128")])
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
   std::string mainloop = "wgmma", tiles = tile_text(kDefaultTile), clusters = "1x1";
   std::string model, gpu = "h200";
-  int64_t m = 0, n = 0, k = 0, splits = 2;
+  int64_t m = 0, n = 0, k = 0, splits = 2, top = 1;
   int reps = 20, warmup = 3;
   uint64_t shuffle = 0;
   desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
@@ -96,7 +96,10 @@ int main(int argc, char** argv) {
       "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)")(
       "model", po::value(&model),
       "fitted model file for --decomposition auto (e.g. configs/models/h200-bf16-wgmma-r16.json)")(
-      "gpu", po::value(&gpu), "GPU preset the auto model's partitions derive from (default h200)");
+      "gpu", po::value(&gpu), "GPU preset the auto model's partitions derive from (default h200)")(
+      "top", po::value(&top),
+      "with --decomposition auto: run the simulator's K fastest configs of each shape, a row "
+      "each (auto_rank 1 = its pick; default 1)");
   BenchOptions opt;
   std::vector<int64_t> sms;
   try {
@@ -124,6 +127,11 @@ int main(int argc, char** argv) {
     if (decomps != "auto" && ("," + decomps + ",").find(",auto,") != std::string::npos) {
       throw std::invalid_argument("'auto' runs alone: --decomposition auto");
     }
+    if (vm.count("top") && decomps != "auto") {
+      throw std::invalid_argument("--top ranks the configs of --decomposition auto");
+    }
+    if (top < 1) throw std::invalid_argument("--top must be >= 1");
+    opt.auto_top = top;
     if (decomps == "auto") {
       configure_auto(vm, model, gpu, opt);
     } else {

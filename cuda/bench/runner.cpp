@@ -115,7 +115,7 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok,mainloop,tile,cluster,reason,picked,predicted_us\n";
+         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank\n";
 }
 
 // A reason is free text: keep it one CSV field.
@@ -143,7 +143,7 @@ std::string csv_row(const ResultRow& r) {
   char predicted[32];
   std::snprintf(predicted, sizeof(predicted), "%.3f", r.predicted_us);
   return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
-         "," + r.picked + "," + predicted + "\n";
+         "," + r.picked + "," + predicted + "," + std::to_string(r.auto_rank) + "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -176,13 +176,17 @@ class AutoChooser {
     model_ = make_model_from_file(opt.model_path, {}, spec_);
     clusters_ = opt.auto_clusters.empty() ? model_clusters(*model_) : opt.auto_clusters;
   }
-  // The simulator's pick for `shape`; throws std::invalid_argument when nothing can be chosen.
-  BestChoice pick(const Problem& shape) {
+  // The simulator's auto_top fastest configs for `shape`, its pick first; throws
+  // std::invalid_argument when nothing can be chosen.
+  std::vector<BestChoice> pick(const Problem& shape) {
     const GpuShape gpu{sms_, spec_.ctas_per_sm, 0};
-    const BestChoice b =
-        choose_best(shape, gpu, opt_.reduction, *model_, opt_.tiles, clusters_, sim_);
-    if (!b.found) throw std::invalid_argument("auto: every candidate deadlocks in the simulator");
-    return b;
+    const std::vector<BestChoice> ranked =
+        rank_best(shape, gpu, opt_.reduction, *model_, opt_.tiles, clusters_,
+                  static_cast<size_t>(opt_.auto_top), sim_);
+    if (!ranked.front().found) {
+      throw std::invalid_argument("auto: every candidate deadlocks in the simulator");
+    }
+    return ranked;
   }
   double to_us(double t) const { return model_->time_unit() == "us" ? t : -1; }
 
@@ -340,24 +344,28 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
 
 namespace {
 
-// One --decomposition auto row: the simulator's pick for the shape, run and timed like any config.
-ResultRow run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t sms, cudaStream_t s,
-                   L2Flusher& flush, const BenchOptions& opt) {
-  ResultRow r;
-  r.shape = in.shape;
-  r.sms = sms;
-  r.schedule = "auto";
-  r.mainloop = "wgmma";
-  r.cublas_ms = in.blas_ms;
-  r.cublas_tflops = tflops(in.shape, in.blas_ms);
-  const BestChoice b = chooser.pick(in.shape);
-  r.tile = b.tile;
-  r.cluster = b.cluster;
-  r.picked = b.schedule;
-  r.predicted_us = chooser.to_us(b.makespan);
-  const Config cfg{b.tile, b.cluster, b.schedule, cuda::Mainloop::Wgmma};
-  run_config(cfg, in, sms, s, flush, opt, "auto", r);
-  return r;
+// The --decomposition auto rows of a shape: the simulator's pick (and with --top its next
+// fastest configs), each run and timed like any config, in the simulator's order.
+std::vector<ResultRow> run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t sms, cudaStream_t s,
+                                L2Flusher& flush, const BenchOptions& opt) {
+  std::vector<ResultRow> rows;
+  for (const BestChoice& b : chooser.pick(in.shape)) {
+    ResultRow& r = rows.emplace_back();
+    r.shape = in.shape;
+    r.sms = sms;
+    r.schedule = "auto";
+    r.mainloop = "wgmma";
+    r.cublas_ms = in.blas_ms;
+    r.cublas_tflops = tflops(in.shape, in.blas_ms);
+    r.tile = b.tile;
+    r.cluster = b.cluster;
+    r.picked = b.schedule;
+    r.predicted_us = chooser.to_us(b.makespan);
+    r.auto_rank = static_cast<int64_t>(rows.size());
+    const Config cfg{b.tile, b.cluster, b.schedule, cuda::Mainloop::Wgmma};
+    run_config(cfg, in, sms, s, flush, opt, "auto", r);
+  }
+  return rows;
 }
 
 }  // namespace
@@ -380,8 +388,10 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
     prepare(in, s, blas, flush, opt, fp64);
     if (chooser) {
       ++shape_index;
-      rows.push_back(run_auto(*chooser, in, sms, s, flush, opt));
-      log_row(rows.back());
+      for (const ResultRow& r : run_auto(*chooser, in, sms, s, flush, opt)) {
+        rows.push_back(r);
+        log_row(r);
+      }
       continue;
     }
     for (const Config& cfg : configs_in_order(opt, mainloops, shape_index++)) {

@@ -36,6 +36,8 @@ struct BenchOptions {
   std::string model_path;
   std::string gpu = "h200";                 // preset the model's partition is derived from
   std::vector<ClusterShape> auto_clusters;  // empty = every cluster the model can cost
+  // --top K: auto runs the simulator's K fastest configs of each shape (rank_best), a row each.
+  int64_t auto_top = 1;
 };
 
 struct ResultRow : PlanSummary {
@@ -48,6 +50,7 @@ struct ResultRow : PlanSummary {
   std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
   std::string picked;  // auto rows: the decomposition the simulator picked
   double predicted_us = -1;  // auto rows: the simulator's predicted time (-1 otherwise)
+  int64_t auto_rank = 0;     // auto rows: 1 = the simulator's pick, 2, 3, ... its next (--top)
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
   double cublas_ms = 0, cublas_tflops = 0;
   double rel_err = 0, rel_err_fp64 = -1;  // -1 = not checked
