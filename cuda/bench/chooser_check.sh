@@ -5,7 +5,8 @@
 # best-measured reference is cuda/bench/kernel_campaign.sh's rows on the same shapes.
 # Usage: cuda/bench/chooser_check.sh BIN_DIR OUT_DIR MODEL.json [SHAPES.csv]
 # Env: AUTO_SMS (default 132,64), CLUSTERS (restricts auto's clusters, e.g. 1x1,2x1; default: every
-# cluster the model can cost), TAG (suffix of auto's CSV), RULES=0 skips the fixed-tile rules.
+# cluster the model can cost), TAG (suffix of auto's CSV), RULES=0 skips the fixed-tile rules,
+# TOP=K runs the simulator's K fastest configs of each shape (lastwave-bench --top; default 1).
 set -uo pipefail
 BIN=$1
 OUT=$2
@@ -15,12 +16,14 @@ AUTO_SMS=${AUTO_SMS:-132,64}
 CLUSTERS=${CLUSTERS:-}
 TAG=${TAG:-}
 RULES=${RULES:-1}
+TOP=${TOP:-1}
 REPS=${REPS:-7}
 WARMUP=${WARMUP:-1}
 mkdir -p "$OUT"
 start=$SECONDS
 "$BIN/lastwave-bench" --shapes "$SHAPES" --decomposition auto --model "$MODEL" --sms "$AUTO_SMS" \
-  ${CLUSTERS:+--cluster "$CLUSTERS"} --reps "$REPS" --warmup "$WARMUP" --out "$OUT/auto$TAG.csv" \
+  ${CLUSTERS:+--cluster "$CLUSTERS"} --top "$TOP" --reps "$REPS" --warmup "$WARMUP" \
+  --out "$OUT/auto$TAG.csv" \
   2>"$OUT/auto$TAG-log.txt"
 echo "[$((SECONDS - start)) s] auto$TAG rc=$?" >&2
 ((RULES)) || exit 0
