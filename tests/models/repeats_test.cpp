@@ -11,26 +11,17 @@
 #include <vector>
 
 #include "models/calib/metrics.hpp"
+#include "tests/models/pick_cases.hpp"
 #include "tests/models/synthetic.hpp"
 
 namespace lw {
 
 namespace {
 
-Measurement row(int64_t m, const std::string& schedule, double us) {
-  Measurement r;
-  r.problem = Problem{m, m, m};
-  r.sms = 132;
-  r.schedule = schedule;
-  r.reduction = "deterministic";
-  r.median_us = us;
-  return r;
-}
+using test::cases_of;
 
-std::vector<FitCase> cases_of(const std::vector<Measurement>& ms) {
-  std::vector<FitCase> c;
-  for (const auto& m : ms) c.push_back(FitCase{&m, Plan{}, 1});
-  return c;
+Measurement row(int64_t m, const std::string& schedule, double us) {
+  return test::pick_row(m, 132, schedule, us);
 }
 
 const double kNaN = std::nan("");

@@ -9,33 +9,22 @@
 #include <vector>
 
 #include "models/calib/metrics.hpp"
+#include "tests/models/pick_cases.hpp"
 
 namespace lw {
 
 namespace {
 
-Measurement row(int64_t m, int64_t sms, const std::string& schedule, double us) {
-  Measurement r;
-  r.problem = Problem{m, m, m};
-  r.sms = sms;
-  r.schedule = schedule;
-  r.reduction = "deterministic";
-  r.median_us = us;
-  return r;
-}
-
-std::vector<FitCase> cases_of(const std::vector<Measurement>& ms) {
-  std::vector<FitCase> c;
-  for (const auto& m : ms) c.push_back(FitCase{&m, Plan{}, 1});
-  return c;
-}
+using test::cases_of;
+using test::pick_row;
 
 const double kNaN = std::nan("");
 
 // One group of four configs at 132 SMs: the simulator ranks them a, b, c, d (scores 1-4); their
 // times are 10, 12, 8, 9, so the measured best (8) is the simulator's third.
-const std::vector<Measurement> kGroup = {row(256, 132, "dp", 10), row(256, 132, "splitk:2", 12),
-                                         row(256, 132, "streamk", 8), row(256, 132, "cutlass", 9)};
+const std::vector<Measurement> kGroup = {
+    pick_row(256, 132, "dp", 10), pick_row(256, 132, "splitk:2", 12),
+    pick_row(256, 132, "streamk", 8), pick_row(256, 132, "cutlass", 9)};
 const std::vector<double> kScore = {1, 2, 3, 4};
 const std::vector<size_t> kAll = {0, 1, 2, 3};
 
