@@ -56,6 +56,14 @@ if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
   echo "FAIL: undetermined-parameter model: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
   failures=$((failures + 1))
 fi
+# The same for best's ranked plans (--top): each listed config is probed too.
+expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
+  --schedule best --top 3 --tile 128x128x64 --model "$tmp/undetermined.json"
+if ! "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule best --top 3 \
+  --tile 128x128x64 --model "$tmp/undetermined.json" >/dev/null 2>&1; then
+  echo "FAIL: undetermined-parameter model with --top: aligned K refused"
+  failures=$((failures + 1))
+fi
 # compare prints every row all the same, with one warning naming the parameter (none once --param
 # sets it).
 "$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
