@@ -119,6 +119,20 @@ DecisionStats decision_stats(const std::vector<FitCase>& cases,
   return judged_picks(cases, score, time, indices);
 }
 
+Spread spread(const std::vector<DecisionStats>& stats, double worst_target) {
+  Spread s;
+  for (const auto& d : stats) {
+    if (d.groups == 0) continue;
+    ++s.n;
+    s.geo_lo = std::min(s.geo_lo, d.geomean);
+    s.geo_hi = std::max(s.geo_hi, d.geomean);
+    s.worst_lo = std::min(s.worst_lo, d.worst);
+    s.worst_hi = std::max(s.worst_hi, d.worst);
+    s.worst_at_least += d.worst >= worst_target ? 1 : 0;
+  }
+  return s;
+}
+
 std::vector<DecisionStats> pass_picks(const std::vector<FitCase>& cases,
                                       const std::vector<std::vector<double>>& times,
                                       const std::vector<size_t>& indices) {

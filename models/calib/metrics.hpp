@@ -38,6 +38,14 @@ struct DecisionStats {
 DecisionStats judged_picks(const std::vector<FitCase>& cases, const std::vector<double>& score,
                            const std::vector<double>& time, const std::vector<size_t>& indices);
 
+// The smallest and largest geomean and worst shape over the `stats` that have groups (n of them;
+// none: lo > hi), and how many of them reach `worst_target` on their worst shape.
+struct Spread {
+  double geo_lo = 1, geo_hi = 0, worst_lo = 1, worst_hi = 0;
+  size_t n = 0, worst_at_least = 0;
+};
+Spread spread(const std::vector<DecisionStats>& stats, double worst_target);
+
 // A shortlist timed on the hardware: per group, the `shortlist` cases of smallest `score` (NaN:
 // never listed; ties to the first) among those timed by both `pick_time` and `judge_time`, the one
 // of least `pick_time` kept and judged by `judge_time` (the group's least over the kept one's).

@@ -65,25 +65,7 @@ RepeatTimings read_repeats(const std::vector<std::string>& files, const std::vec
 
 namespace {
 
-// The smallest and largest geomean and worst over `stats` with groups (none: an empty range).
-struct Spread {
-  double geo_lo = 1, geo_hi = 0, worst_lo = 1, worst_hi = 0;
-  size_t n = 0, worst_at_least_90 = 0;
-};
 constexpr double kWorstTarget = 0.90;  // issue 8's worst-shape target
-Spread spread(const std::vector<DecisionStats>& stats) {
-  Spread s;
-  for (const auto& d : stats) {
-    if (d.groups == 0) continue;
-    ++s.n;
-    s.geo_lo = std::min(s.geo_lo, d.geomean);
-    s.geo_hi = std::max(s.geo_hi, d.geomean);
-    s.worst_lo = std::min(s.worst_lo, d.worst);
-    s.worst_hi = std::max(s.worst_hi, d.worst);
-    s.worst_at_least_90 += d.worst >= kWorstTarget ? 1 : 0;
-  }
-  return s;
-}
 
 // One table row: the cases of `scope` that were timed more than once.
 void scope_row(std::ostringstream& md, const std::string& set, const std::string& sms,
@@ -109,10 +91,11 @@ void scope_row(std::ostringstream& md, const std::string& set, const std::string
     md << "per SM count, below | per SM count, below | |\n";
     return;
   }
-  const Spread one = spread(by_one), pairs = spread(pass_picks(cases, r.times, scope));
+  const Spread one = spread(by_one, kWorstTarget),
+               pairs = spread(pass_picks(cases, r.times, scope), kWorstTarget);
   md << percent_range(one.geo_lo, one.geo_hi) << " / " << percent_range(one.worst_lo, one.worst_hi)
      << " | " << percent_range(pairs.geo_lo, pairs.geo_hi) << " / "
-     << percent_range(pairs.worst_lo, pairs.worst_hi) << " | " << pairs.worst_at_least_90 << " of "
+     << percent_range(pairs.worst_lo, pairs.worst_hi) << " | " << pairs.worst_at_least << " of "
      << pairs.n << " |\n";
 }
 

@@ -30,22 +30,17 @@ std::vector<size_t> on_sms(const std::vector<FitCase>& cases, const std::vector<
 // range", or "-" when fewer than two timings cover `scope`.
 std::string cross_cell(const std::vector<FitCase>& cases, const std::vector<double>& predicted,
                        const RepeatTimings& r, const std::vector<size_t>& scope, size_t k) {
-  double geo_lo = 1, geo_hi = 0, worst_lo = 1, worst_hi = 0;
-  size_t pairs = 0;
+  std::vector<DecisionStats> pairs;
   for (size_t a = 0; a < r.times.size(); ++a) {
     for (size_t b = 0; b < r.times.size(); ++b) {
-      if (a == b) continue;
-      const DecisionStats d = shortlist_picks(cases, predicted, r.times[a], r.times[b], scope, k);
-      if (d.groups == 0) continue;
-      ++pairs;
-      geo_lo = std::min(geo_lo, d.geomean);
-      geo_hi = std::max(geo_hi, d.geomean);
-      worst_lo = std::min(worst_lo, d.worst);
-      worst_hi = std::max(worst_hi, d.worst);
+      if (a != b)
+        pairs.push_back(shortlist_picks(cases, predicted, r.times[a], r.times[b], scope, k));
     }
   }
-  return pairs == 0 ? "-"
-                    : percent_range(geo_lo, geo_hi) + " / " + percent_range(worst_lo, worst_hi);
+  const Spread s = spread(pairs, 1.0);
+  return s.n == 0
+             ? "-"
+             : percent_range(s.geo_lo, s.geo_hi) + " / " + percent_range(s.worst_lo, s.worst_hi);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "sim/cli/commands.hpp"
@@ -119,7 +120,8 @@ std::vector<std::vector<PredictRow>> rank_all(const std::vector<Problem>& shapes
   return ranked;
 }
 
-// The ranked rows' own configs simulated again under `setup` (refuse_undetermined's rerun).
+// The ranked rows' own configs simulated again under `setup` (refuse_undetermined's rerun); a row
+// with no rank (every candidate deadlocked) stays as it is.
 std::vector<PredictRow> rerun_configs(const std::vector<PredictRow>& rows,
                                       const PredictSetup& setup) {
   std::vector<PredictRow> out(rows.size());
@@ -127,27 +129,29 @@ std::vector<PredictRow> rerun_configs(const std::vector<PredictRow>& rows,
       rows.size(),
       [&](size_t i, Simulator& sim) {
         const PredictRow& r = rows[i];
-        out[i] = predict_config(r.problem, r.rank > 0 ? r.choice : r.schedule, r.tile, r.cluster,
-                                setup, sim);
+        out[i] =
+            r.rank > 0 ? predict_config(r.problem, r.choice, r.tile, r.cluster, setup, sim) : r;
       },
       nullptr);
   return out;
 }
 
-// Each shape's rows in schedule order, `best` replaced by its ranked rows where given.
+// Each shape's rows in `schedules` order: `rows` holds those of `simulated` (shape-major), and
+// `best`, when ranked, is its ranked rows.
 std::vector<std::vector<PredictRow>> shape_blocks(
-    const std::vector<PredictRow>& rows, size_t per_shape,
+    size_t shapes, const std::vector<std::string>& schedules,
+    const std::vector<std::string>& simulated, const std::vector<PredictRow>& rows,
     const std::vector<std::vector<PredictRow>>& ranked) {
-  std::vector<std::vector<PredictRow>> blocks;
-  for (size_t i = 0; i < rows.size(); i += per_shape) {
-    std::vector<PredictRow>& block = blocks.emplace_back();
-    for (size_t j = i; j < i + per_shape; ++j) {
-      const bool replace = rows[j].schedule == "best" && !ranked.empty();
-      if (!replace) block.push_back(rows[j]);
-      if (replace)
-        block.insert(block.end(), ranked[i / per_shape].begin(), ranked[i / per_shape].end());
+  std::vector<std::vector<PredictRow>> blocks(shapes);
+  size_t next = 0;
+  for (size_t i = 0; i < shapes; ++i) {
+    for (const auto& schedule : schedules) {
+      const bool replace = schedule == "best" && !ranked.empty();
+      if (replace) blocks[i].insert(blocks[i].end(), ranked[i].begin(), ranked[i].end());
+      if (!replace) blocks[i].push_back(rows[next++]);
     }
   }
+  if (next != shapes * simulated.size()) throw std::logic_error("predict: rows out of step");
   return blocks;
 }
 
@@ -314,13 +318,18 @@ int cmd_predict(int argc, char** argv) {
   Progress progress("predict", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
   const size_t top = top_from(vm, schedules);
-  const auto rows = predict_all(shapes, schedules, setup, &progress);
+  // With --top, `best` is ranked (rank_all) instead of searched a second time by predict_all.
+  std::vector<std::string> simulated = schedules;
+  if (vm.count("top")) {
+    simulated.erase(std::remove(simulated.begin(), simulated.end(), "best"), simulated.end());
+  }
+  const auto rows = predict_all(shapes, simulated, setup, &progress);
   const auto ranked =
       vm.count("top") ? rank_all(shapes, top, setup) : std::vector<std::vector<PredictRow>>{};
-  const auto blocks = shape_blocks(rows, schedules.size(), ranked);
+  const auto blocks = shape_blocks(shapes.size(), schedules, simulated, rows, ranked);
   if (const ModelFile* file = fitted_model_file(vm)) {
     refuse_undetermined(vm, gpu, setup, rows, *file,
-                        [&](const PredictSetup& s) { return predict_all(shapes, schedules, s); });
+                        [&](const PredictSetup& s) { return predict_all(shapes, simulated, s); });
     const std::vector<PredictRow> listed = flatten(ranked);
     refuse_undetermined(vm, gpu, setup, listed, *file,
                         [&](const PredictSetup& s) { return rerun_configs(listed, s); });
