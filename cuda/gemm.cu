@@ -42,6 +42,7 @@ struct WgmmaEntry {
   int smem_bytes = 0;
   uint32_t slice_rows_a = 0;  // TMA box rows of A and B (this CTA's slice in a cluster)
   uint32_t slice_rows_b = 0;
+  uint32_t tail_cols = 0;  // the epilogue's narrower store box (0: a consumer's columns are whole boxes)
 };
 
 template <size_t kIndex>
@@ -53,7 +54,8 @@ WgmmaEntry wgmma_entry() {
     using Cfg = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n>;
     return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
             Cfg::kThreads,          Cfg::kSmemBytes,
-            Cfg::kSliceRowsA,       Cfg::kSliceRowsB};
+            Cfg::kSliceRowsA,       Cfg::kSliceRowsB,
+            Cfg::kTailCols};
   } else {
     return {};
   }
@@ -240,9 +242,20 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       map_a_ptr_ = ops.a;
       map_b_ptr_ = ops.b;
     }
+    if (p.c_vectors && ops.c != map_c_ptr_) {
+      constexpr auto kBoxRows = static_cast<uint32_t>(kEpilogueBoxRows);
+      constexpr auto kBoxCols = static_cast<uint32_t>(kEpilogueBoxCols);
+      map_c_ = encode_output_map(ops.c, plan_.problem.m, plan_.problem.n, kBoxRows, kBoxCols);
+      map_c_tail_ = wg->tail_cols > 0 ? encode_output_map(ops.c, plan_.problem.m, plan_.problem.n,
+                                                          kBoxRows, wg->tail_cols)
+                                      : CUtensorMap{};
+      map_c_ptr_ = ops.c;
+    }
     TmaMaps maps;
     maps.a = map_a_;
     maps.b = map_b_;
+    maps.c = p.c_vectors ? map_c_ : CUtensorMap{};
+    maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);
     if (size == 1) {
       wg->main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(

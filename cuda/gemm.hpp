@@ -81,8 +81,11 @@ class GemmLauncher {
   SegmentTrace* trace_segments_ = nullptr;
   const void* map_a_ptr_ = nullptr;  // operands the cached tensor maps describe
   const void* map_b_ptr_ = nullptr;
+  const void* map_c_ptr_ = nullptr;  // C of the cached output maps (TMA-store epilogue)
   CUtensorMap map_a_{};
   CUtensorMap map_b_{};
+  CUtensorMap map_c_{};
+  CUtensorMap map_c_tail_{};
 };
 
 // How many CTAs (and clusters) of one kernel instantiation can be resident.

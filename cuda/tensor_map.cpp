@@ -32,24 +32,40 @@ EncodeTiled* encode_fn() {
   return fn;
 }
 
-}  // namespace
-
-CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k) {
+// A 2-D bf16 map of a row-major rows x cols matrix with box box_cols x box_rows.
+CUtensorMap encode_bf16_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
+                            uint32_t box_cols, CUtensorMapSwizzle swizzle,
+                            CUtensorMapL2promotion promotion) {
   CUtensorMap map{};
-  const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(k), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(k) *
+  const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(cols) *
                                          static_cast<cuuint64_t>(kBf16Bytes)};
-  const cuuint32_t box[kRank] = {box_k, box_rows};
+  const cuuint32_t box[kRank] = {box_cols, box_rows};
   const cuuint32_t elem_strides[kRank] = {1, 1};
-  const CUresult r = encode_fn()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kRank, const_cast<void*>(base), dims, strides, box,
-      elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult r = encode_fn()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kRank, base, dims, strides,
+                                 box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                 promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r));
   }
   return map;
+}
+
+}  // namespace
+
+CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
+                               uint32_t box_k) {
+  return encode_bf16_map(const_cast<void*>(base), rows, k, box_rows, box_k,
+                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+}
+
+CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
+                              uint32_t box_cols) {
+  constexpr uint32_t kSwizzleBytes = 128;
+  const bool swizzled = box_cols * kBf16Bytes == kSwizzleBytes;
+  return encode_bf16_map(base, rows, cols, box_rows, box_cols,
+                         swizzled ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                         CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }
 
 }  // namespace lw::cuda

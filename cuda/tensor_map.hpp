@@ -1,4 +1,4 @@
-// Host encoding of the TMA tensor maps the wgmma kernel loads its operands through, with the
+// Host encoding of the TMA tensor maps the wgmma kernel loads its operands and stores C through, with the
 // driver's cuTensorMapEncodeTiled looked up via the runtime (the binaries do not link libcuda).
 #pragma once
 #include <cuda.h>
@@ -12,5 +12,11 @@ namespace lw::cuda {
 // zero. Throws std::runtime_error when the driver lacks the entry point or rejects the map.
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
                                uint32_t box_k);
+
+// 2-D bf16 map of a row-major `rows` x `cols` output (cols % 8 == 0, `base` 16-byte aligned) for
+// TMA stores of `box_rows` x `box_cols` boxes: 128-byte swizzle when a box row is 128 bytes, else
+// dense rows; elements outside the matrix are not written. Throws like encode_operand_map.
+CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
+                              uint32_t box_cols);
 
 }  // namespace lw::cuda

@@ -9,12 +9,12 @@
 namespace lw::cuda {
 
 constexpr int kElemBytes = static_cast<int>(kBf16Bytes);  // bf16 operands
-// Staged epilogue: each consumer warp stages kStagingRows x kStagingCols of bf16 output in shared
-// memory (sim/decomp/kernel_configs.hpp), then writes whole 128-byte rows.
-constexpr int kStagingRows = static_cast<int>(lw::kStagingRows);
-constexpr int kStagingCols = static_cast<int>(lw::kStagingCols);
-constexpr int kStagingPitch = static_cast<int>(lw::kStagingPitch);
-constexpr int kStagingWarpBytes = static_cast<int>(lw::kStagingWarpBytes);
+// TMA-store epilogue (epilogue.cuh): each consumer warp fills boxes of kEpilogueBoxRows x
+// kEpilogueBoxCols bf16 (sim/decomp/kernel_configs.hpp), kEpilogueBuffers of them in turn.
+constexpr int kEpilogueBoxRows = static_cast<int>(lw::kEpilogueBoxRows);
+constexpr int kEpilogueBoxCols = static_cast<int>(lw::kEpilogueBoxCols);
+constexpr int kEpilogueBuffers = static_cast<int>(lw::kEpilogueBuffers);
+constexpr int kEpilogueBoxBytes = static_cast<int>(lw::kEpilogueBoxBytes);
 constexpr int kTileK = 64;  // k-tile: elements of K per MAC-loop iteration (128 B rows)
 
 // Ladder step 1 (mma.sync + cp.async), 128x128 only; also the fallback when K % 8 != 0.
@@ -68,6 +68,9 @@ struct WgmmaConfig {
   static constexpr int kAlign = static_cast<int>(kWgmmaSmemAlign);
   static constexpr int kBarrierRoom = static_cast<int>(kWgmmaBarrierBytes);
   static constexpr int kEpilogueBytes = static_cast<int>(kWgmmaEpilogueBytes);  // epilogue.cuh
+  // A consumer's columns in whole store boxes, and the narrower box of the rest (0: none).
+  static constexpr int kEpilogueBoxes = kWgCols / kEpilogueBoxCols;
+  static constexpr int kTailCols = kWgCols % kEpilogueBoxCols;
   static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}));
   static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes;
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
@@ -82,6 +85,10 @@ struct WgmmaConfig {
                 "a tile x cluster of sim/decomp/kernel_configs.hpp");
   static_assert(kStages >= 2, "the ring needs two stages");
   static_assert(kConsumerWarps == kWgmmaConsumerWarps, "the epilogue stages every consumer warp");
+  static_assert(kWgmmaM / (kWarpgroupThreads / 32) == kEpilogueBoxRows,
+                "a warp's rows of an m64 block are one store box");
+  static_assert(kEpilogueBoxBytes % kAlign == 0, "store boxes stay swizzle-aligned");
+  static_assert(kTailCols % 8 == 0, "a tail box is whole 16-byte rows");
   static_assert(kStageBytes == wgmma_stage_bytes(TileShape{kM, kN, kTileK}), "A + B of a k-tile");
   static_assert(kProducerRegs * kWarpgroupThreads + kConsumerRegs * kConsumerThreads <= 65536,
                 "register file of one SM");

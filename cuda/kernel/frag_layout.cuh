@@ -16,6 +16,7 @@ constexpr int kFragThreads = 256;  // threads that own a tile's accumulator
 constexpr int kWarpSize = 32;
 constexpr int kLanesPerRow = 4;  // lanes sharing one fragment row (2 columns each)
 constexpr int kColsPerLane = 2;
+constexpr int kFragCols = kLanesPerRow * kColsPerLane;  // columns of one fragment (8)
 
 template <int kFloats>
 struct Accum {
@@ -40,7 +41,6 @@ struct MmaLayout {
   using Acc = Accum<kFrags * kFragFloats>;
   static constexpr int kWarpRows = 64, kWarpCols = 32, kWarpsN = 4, kBlockM = 16, kBlockN = 8;
   static constexpr int kBlocksN = kWarpCols / kBlockN;
-  static constexpr bool kStaged = false;  // no shared-memory staged epilogue
   __device__ __forceinline__ static int tid() { return static_cast<int>(threadIdx.x); }
   __device__ __forceinline__ static void sync() { __syncthreads(); }
   __device__ __forceinline__ static int origin_row(int f) {
@@ -67,7 +67,6 @@ struct WgmmaLayout {
   static constexpr int kWarpRows = 16, kBlockN = 8, kWarpsPerGroup = 4;
   static constexpr int kFragsPerBlock = Cfg::kWgCols / kBlockN;
   static constexpr int kMBlocks = Cfg::kMBlocks;
-  static constexpr bool kStaged = true;      // epilogue.cuh may stage rows through shared memory
   static constexpr uint32_t kBarrierId = 1;  // 0 is __syncthreads
   static_assert(kFrags * kFragThreads * kFragFloats == kTileM * kTileN, "a slot is one tile");
   __device__ __forceinline__ static int tid() {

@@ -12,11 +12,12 @@ namespace lw::cuda {
 __device__ __forceinline__ bool traced(const GemmParams& p) { return p.trace.ctas != nullptr; }
 
 // One segment on the accumulator owners of layout L, as cluster rank `rank` (its own CTA tile and
-// workspace slots): mac(tile_m, tile_n, s, acc) fills acc.
-template <class L, class Mac>
+// workspace slots): mac(tile_m, tile_n, s, acc) fills acc; epi(tile_m, tile_n, acc) writes a
+// finished tile to C.
+template <class L, class Mac, class Epi>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
-                                            int64_t rank, char* staging, SegmentTrace* rec,
-                                            Mac&& mac) {
+                                            int64_t rank, SegmentTrace* rec, Mac&& mac,
+                                            Epi&& epi) {
   const bool tr = traced(p);
   const uint64_t t_start = tr ? ptx::globaltimer() : 0;
   const int64_t tm = cta_tile_m(plan, s.tile, rank);
@@ -26,7 +27,7 @@ __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& 
   const uint64_t t_mac_end = tr ? ptx::globaltimer() : 0;
   const uint64_t waited = fixup<L>(plan, p, s, rank, acc);
   const uint64_t t_fixup_end = tr ? ptx::globaltimer() : 0;
-  if (s.role == Role::Whole || s.role == Role::Final) epilogue<L>(p, tm, tn, acc, staging);
+  if (s.role == Role::Whole || s.role == Role::Final) epi(tm, tn, acc);
   if (tr && L::tid() == 0 && rec != nullptr) {
     rec->work_id = s.work_id;
     rec->tile = s.tile;
@@ -62,10 +63,14 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
   Segment s;
   int32_t n = 0;
   while (walk_next(plan, w, s)) {
-    run_segment<MmaLayout>(plan, p, s, 0, nullptr, trace_slot(p, n),
-                           [&](int64_t tm, int64_t tn, const Segment& seg, MmaLayout::Acc& acc) {
-                             mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
-                           });
+    run_segment<MmaLayout>(
+        plan, p, s, 0, trace_slot(p, n),
+        [&](int64_t tm, int64_t tn, const Segment& seg, MmaLayout::Acc& acc) {
+          mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
+        },
+        [&](int64_t tm, int64_t tn, const MmaLayout::Acc& acc) {
+          epilogue<MmaLayout>(p, tm, tn, acc);
+        });
     ++n;
   }
   trace_cta<MmaLayout>(p, n);
@@ -79,11 +84,13 @@ __global__ void __launch_bounds__(kFragThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
   const int64_t size = cluster_size(plan);
   const Segment s = reduction_segment(plan, blockIdx.x / size);
-  run_segment<L>(plan, p, s, blockIdx.x % size, nullptr, trace_slot(p, 0),
-                 [](int64_t, int64_t, const Segment&, typename L::Acc& acc) {
+  run_segment<L>(
+      plan, p, s, blockIdx.x % size, trace_slot(p, 0),
+      [](int64_t, int64_t, const Segment&, typename L::Acc& acc) {
 #pragma unroll
-                   for (int i = 0; i < L::Acc::kSize; ++i) acc.v[i] = 0.0f;
-                 });
+        for (int i = 0; i < L::Acc::kSize; ++i) acc.v[i] = 0.0f;
+      },
+      [&](int64_t tm, int64_t tn, const typename L::Acc& acc) { epilogue<L>(p, tm, tn, acc); });
   trace_cta<L>(p, 1);
 }
 

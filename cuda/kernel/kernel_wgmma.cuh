@@ -1,8 +1,10 @@
 // Ladder step 2+ kernel (sm_90a), one instantiation per kernel tile: the same walk -> mainloop ->
 // fixup -> epilogue, warp-specialised. Warpgroup 0's first thread walks the plan and streams
 // k-tiles through the TMA ring; warpgroups 1-2 walk it too, consume the ring with wgmma, then run
-// fixup and epilogue on their 256 threads. setmaxnreg moves registers from producer to consumers.
+// fixup and epilogue on their 256 threads, storing bf16 tiles through the TMA without waiting for
+// the stores. setmaxnreg moves registers from producer to consumers.
 #pragma once
+#include "cuda/kernel/epilogue_tma.cuh"
 #include "cuda/kernel/kernel.cuh"
 #include "cuda/kernel/mainloop_wgmma.cuh"
 
@@ -31,14 +33,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     walk_begin(plan, plan_cta<Cfg>(), w);
     Segment s;
     RingPos<Cfg> pos;
+    StoreBoxes boxes = warp_store_boxes<L>(ring.staging);
     int32_t n = 0;
     while (walk_next(plan, w, s)) {
-      run_segment<L>(plan, p, s, cluster_rank<Cfg>(), ring.staging, trace_slot(p, n),
-                     [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
-                       consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
-                     });
+      run_segment<L>(
+          plan, p, s, cluster_rank<Cfg>(), trace_slot(p, n),
+          [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
+            consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
+          },
+          [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
+            if (p.c_vectors) {
+              epilogue_tma<Cfg, L>(&maps.c, &maps.c_tail, tm, tn, acc, boxes, p.m, p.n);
+            } else {
+              epilogue<L>(p, tm, tn, acc);
+            }
+          });
       ++n;
     }
+    epilogue_tma_drain();
     trace_cta<L>(p, n);
   }
   // No CTA leaves while a peer may still signal its barriers or multicast into it.

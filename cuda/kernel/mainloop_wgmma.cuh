@@ -16,10 +16,15 @@
 namespace lw::cuda {
 
 // Tensor maps of A (dims K x M, box kTileK x kSliceRowsA) and B (dims K x N, box kTileK x
-// kSliceRowsB): whole operand tiles without a cluster, this CTA's multicast slice with one.
+// kSliceRowsB): whole operand tiles without a cluster, this CTA's multicast slice with one. C
+// (dims N x M, bf16) for the TMA-store epilogue: box kEpilogueBoxCols x kEpilogueBoxRows with
+// 128B swizzle, and c_tail with the consumer's remaining kTailCols columns, unswizzled; both are
+// unused (zero) when the epilogue cannot store through the TMA (GemmParams::c_vectors false).
 struct TmaMaps {
   CUtensorMap a;
   CUtensorMap b;
+  CUtensorMap c;
+  CUtensorMap c_tail;
 };
 
 constexpr int kWgmmaK = 16;                              // k per wgmma instruction
@@ -33,8 +38,8 @@ template <class Cfg>
 struct Ring {
   uint32_t stages = 0;      // stage s: A at stages + s * kStageBytes, B kBytesA later
   uint32_t full = 0;        // full[s]: producer's expect_tx arrive + TMA bytes
-  uint32_t empty = 0;       // empty[s]: one arrive per consumer warp (of every CTA of the cluster)
-  char* staging = nullptr;  // the consumer warps' epilogue staging buffers (generic address)
+  uint32_t empty = 0;    // empty[s]: one arrive per consumer warp (of every CTA of the cluster)
+  uint32_t staging = 0;  // the consumer warps' epilogue store boxes (1024-byte aligned)
   static constexpr uint32_t kBarBytes = 8;
   __device__ uint32_t a(int s) const {
     return stages + static_cast<uint32_t>(s) * Cfg::kStageBytes;
@@ -59,16 +64,17 @@ struct RingPos {
   }
 };
 
-// Carves the ring out of dynamic shared memory (aligned up to kAlign); thread 0 initialises the
-// barriers; the whole CTA (the whole cluster: peers signal each other's barriers) syncs.
+// Carves the ring, then the epilogue's store boxes, then the barriers out of dynamic shared memory
+// (aligned up to kAlign); thread 0 initialises the barriers; the whole CTA (the whole cluster:
+// peers signal each other's barriers) syncs.
 template <class Cfg>
 __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   const uint32_t raw = ptx::smem_addr(smem);
   Ring<Cfg> r;
   r.stages = (raw + Cfg::kAlign - 1) / Cfg::kAlign * Cfg::kAlign;
-  r.full = r.stages + Cfg::kStages * Cfg::kStageBytes;
+  r.staging = r.stages + Cfg::kStages * Cfg::kStageBytes;
+  r.full = r.staging + Cfg::kEpilogueBytes;
   r.empty = r.full + Cfg::kStages * Ring<Cfg>::kBarBytes;
-  r.staging = smem + (r.stages - raw) + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierRoom;
   if (threadIdx.x == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
       ptx::mbar_init(r.full_bar(s), 1);

@@ -19,7 +19,7 @@ struct GemmParams {
   int32_t m = 0, n = 0, k = 0;
   bool vector_loads = false;  // K % 8 == 0 and A, B 16-byte aligned: 16-byte cp.async loads
   bool out_f32 = false;       // C is fp32 (else bf16)
-  bool c_vectors = false;     // bf16 C 16-byte aligned with N % 8 == 0: 16-byte row stores
+  bool c_vectors = false;     // bf16 C 16-byte aligned with N % 8 == 0: TMA-store epilogue
 };
 
 }  // namespace lw::cuda

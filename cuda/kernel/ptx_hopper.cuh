@@ -1,5 +1,6 @@
-// Inline-PTX wrappers for the sm_90a mainloop: mbarriers, TMA 2-D tile loads, wgmma fences and
-// smem descriptors (the MMA itself: ptx_wgmma.cuh), setmaxnreg, named barriers. Device-only.
+// Inline-PTX wrappers for the sm_90a kernel: mbarriers, TMA 2-D tile loads and stores (bulk
+// groups, proxy fence), wgmma fences and smem descriptors (the MMA itself: ptx_wgmma.cuh),
+// setmaxnreg, named barriers. Device-only.
 #pragma once
 #include <cstdint>
 
@@ -64,6 +65,38 @@ __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void* 
       "cluster [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(dst),
       "l"(map), "r"(bar), "r"(c0), "r"(c1), "h"(cta_mask)
       : "memory");
+}
+
+// TMA store: shared `src` (laid out as `map`'s box) -> the box at element coordinates (c0 =
+// innermost, c1) of `map`; elements outside the tensor are not written. Joins this thread's
+// current bulk group (bulk_commit closes it).
+__device__ __forceinline__ void tma_store_2d(const void* map, uint32_t src, int32_t c0,
+                                             int32_t c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(map),
+      "r"(src), "r"(c0), "r"(c1)
+      : "memory");
+}
+
+__device__ __forceinline__ void bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+// Waits until at most kPending of this thread's bulk groups still read shared memory.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Waits until at most kPending of this thread's bulk groups are incomplete (writes done).
+template <int kPending>
+__device__ __forceinline__ void bulk_wait() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Makes this thread's ordinary shared-memory writes visible to the async proxy (TMA).
+__device__ __forceinline__ void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 // Rank of this CTA in its cluster.

@@ -59,20 +59,24 @@ constexpr int wgmma_consumers_along_n(int tile_m) {
   return tile_m == kWgmmaRows ? kWgmmaConsumers : 1;
 }
 
-// The wgmma kernel's shared memory: a ring of operand stages (A + B of one k-tile each), its full
-// and empty mbarriers and the epilogue's staging rows (each consumer warp stages 16 rows x 64
-// columns of bf16, rows padded by 16 bytes against bank conflicts); as many stages as fit, at most
-// kWgmmaMaxStages. Read by cuda/kernel/config.hpp and by the cost model's load-latency pipe.
+// The wgmma kernel's shared memory: a ring of operand stages (A + B of one k-tile each), the
+// epilogue's store boxes and the ring's full and empty mbarriers; as many stages as fit, at most
+// kWgmmaMaxStages. The epilogue (cuda/kernel/epilogue.cuh) converts each consumer warp's 16-row
+// strip of the tile into boxes of kEpilogueBoxRows x kEpilogueBoxCols bf16 and stores each with
+// one TMA bulk store that drains while the consumers go on to the next tile; every warp owns
+// kEpilogueBuffers boxes so that it fills one while the TMA still reads the other. Read by
+// cuda/kernel/config.hpp and by the cost model's load-latency pipe.
 inline constexpr int64_t kWgmmaSmemLimit = 232448;  // bytes of dynamic smem an sm_90 CTA may use
 inline constexpr int64_t kWgmmaSmemAlign = 1024;    // 128B-swizzle atoms start 1024-byte aligned
 inline constexpr int64_t kWgmmaMaxStages = 8;       // deeper rings stop paying (CUTLASS: <= 8)
 inline constexpr int64_t kWgmmaBarrierBytes = 2 * kWgmmaMaxStages * 8;  // 8-byte mbarriers
-inline constexpr int64_t kStagingRows = 16;
-inline constexpr int64_t kStagingCols = 64;
-inline constexpr int64_t kStagingPitch = kStagingCols * kBf16Bytes + 16;  // bytes per staged row
-inline constexpr int64_t kStagingWarpBytes = kStagingRows * kStagingPitch;
+inline constexpr int64_t kEpilogueBoxRows = 16;  // one warp's rows of a wgmma m64 block
+inline constexpr int64_t kEpilogueBoxCols = 64;  // 128 bytes of bf16: one 128B-swizzle row
+inline constexpr int64_t kEpilogueBuffers = 2;   // boxes per warp in flight
+inline constexpr int64_t kEpilogueBoxBytes = kEpilogueBoxRows * kEpilogueBoxCols * kBf16Bytes;
 inline constexpr int64_t kWgmmaConsumerWarps = kWgmmaConsumers * 4;  // 4 warps per warpgroup
-inline constexpr int64_t kWgmmaEpilogueBytes = kWgmmaConsumerWarps * kStagingWarpBytes;
+inline constexpr int64_t kWgmmaEpilogueBytes =
+    kWgmmaConsumerWarps * kEpilogueBuffers * kEpilogueBoxBytes;
 constexpr int64_t wgmma_stage_bytes(const TileShape& t) { return (t.m + t.n) * t.k * kBf16Bytes; }
 constexpr int64_t wgmma_stages(const TileShape& t) {
   const int64_t fit =
