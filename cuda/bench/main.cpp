@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
       "usage: lastwave-bench (--m M --n N --k K | --shapes FILE.csv) --decomposition LIST [opts]");
   std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
   std::string mainloop = "wgmma", tiles = tile_text(kDefaultTile), clusters = "1x1";
-  std::string model, gpu = "h200";
+  std::string model, gpu = "h200", swizzles = "1";
   int64_t m = 0, n = 0, k = 0, splits = 2, top = 1;
   int reps = 20, warmup = 3;
   uint64_t shuffle = 0;
@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
       ("comma list of clusters MxN (default 1x1); the kernels have: " + kernel_clusters_text())
           .c_str())("sms", po::value(&sms_list),
                     "comma list of SM counts (green contexts; default whole GPU)")(
+      "swizzle", po::value(&swizzles),
+      "comma list of tile swizzles (bands of S tile rows or columns; default 1: plain raster)")(
       "reps", po::value(&reps), "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
       "shuffle", po::value(&shuffle),
@@ -153,6 +155,16 @@ int main(int argc, char** argv) {
     }
     if (!opt.auto_pick || vm.count("tile")) opt.tiles = parse_kernel_tiles(tiles);
     opt.clusters = parse_kernel_clusters(clusters);
+    opt.swizzles = parse_int_list(swizzles, "--swizzle");
+    for (const int64_t sw : opt.swizzles) {
+      if (sw < 1 || sw > kMaxSwizzle) {
+        throw std::invalid_argument("--swizzle: " + std::to_string(sw) + " is not in 1.." +
+                                    std::to_string(kMaxSwizzle));
+      }
+    }
+    if (opt.auto_pick && vm.count("swizzle")) {
+      throw std::invalid_argument("--swizzle applies to the listed decompositions, not auto");
+    }
     if (opt.auto_pick && vm.count("cluster")) opt.auto_clusters = opt.clusters;
     if (reps < 1 || warmup < 0) throw std::invalid_argument("--reps must be >= 1, --warmup >= 0");
     opt.reps = reps;

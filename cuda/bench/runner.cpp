@@ -115,7 +115,7 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank\n";
+         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle\n";
 }
 
 // A reason is free text: keep it one CSV field.
@@ -143,7 +143,8 @@ std::string csv_row(const ResultRow& r) {
   char predicted[32];
   std::snprintf(predicted, sizeof(predicted), "%.3f", r.predicted_us);
   return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
-         "," + r.picked + "," + predicted + "," + std::to_string(r.auto_rank) + "\n";
+         "," + r.picked + "," + predicted + "," + std::to_string(r.auto_rank) + "," +
+         std::to_string(r.swizzle) + "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -245,16 +246,17 @@ void prepare(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
   in.ref64 = &fp64[key];
 }
 
-// What one configuration is: tile, cluster, schedule, mainloop.
+// What one configuration is: tile, cluster, schedule, mainloop, tile swizzle.
 struct Config {
   TileShape tile;
   ClusterShape cluster;
   std::string schedule;
   cuda::Mainloop mainloop;
+  int64_t swizzle = 1;
 };
 
 // A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
-// as given, or, with --shuffle SEED, a permutation drawn from SEED and the shape's index (the
+// x swizzle as given, or, with --shuffle SEED, a permutation drawn from SEED and the shape's index (the
 // card's heat after one run is the next run's starting state, so a fixed order biases them alike).
 std::vector<Config> configs_in_order(const BenchOptions& opt,
                                      const std::vector<cuda::Mainloop>& mainloops,
@@ -263,7 +265,9 @@ std::vector<Config> configs_in_order(const BenchOptions& opt,
   for (const TileShape& tile : opt.tiles)
     for (const ClusterShape& cluster : opt.clusters)
       for (const std::string& name : opt.schedules)
-        for (const cuda::Mainloop ml : mainloops) configs.push_back({tile, cluster, name, ml});
+        for (const cuda::Mainloop ml : mainloops)
+          for (const int64_t swizzle : opt.swizzles)
+            configs.push_back({tile, cluster, name, ml, swizzle});
   if (opt.shuffle_seed != 0) {
     std::mt19937_64 rng(opt.shuffle_seed ^ (kShuffleStride * (shape_index + 1)));
     std::shuffle(configs.begin(), configs.end(), rng);
@@ -305,6 +309,7 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
     const cuda::Residency res = cuda::kernel_residency(cfg.tile, cfg.cluster, cfg.mainloop, sms);
     planned =
         plan_schedule(cfg.schedule, in.shape, cfg.tile, res.gpu(sms), opt.reduction, cfg.cluster);
+    planned.plan.swizzle = static_cast<int32_t>(cfg.swizzle);
     static_cast<PlanSummary&>(r) = plan_summary(planned);
     gemm = std::make_unique<cuda::GemmLauncher>(planned.plan, sms, cuda::OutType::BF16, false,
                                                 cfg.mainloop);
@@ -401,6 +406,7 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       r.schedule = cfg.schedule;
       r.tile = cfg.tile;
       r.cluster = cfg.cluster;
+      r.swizzle = cfg.swizzle;
       r.mainloop = cuda::mainloop_name(cfg.mainloop);
       r.cublas_ms = in.blas_ms;
       r.cublas_tflops = tflops(shape, in.blas_ms);
@@ -408,6 +414,7 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       if (label_tile) label += "-" + tile_text(cfg.tile);
       if (opt.clusters.size() > 1) label += "-c" + cluster_text(cfg.cluster);
       if (label_ml) label += "-" + r.mainloop;
+      if (opt.swizzles.size() > 1) label += "-s" + std::to_string(cfg.swizzle);
       run_config(cfg, in, sms, s, flush, opt, label, r);
       log_row(r);
       rows.push_back(r);

@@ -20,6 +20,7 @@ struct BenchOptions {
   std::vector<std::string> mainloops = {"wgmma"};  // ladder steps to run, each a CSV row
   std::vector<TileShape> tiles = {kDefaultTile};   // kernel tiles to run, each a CSV row
   std::vector<ClusterShape> clusters = {ClusterShape{}};
+  std::vector<int64_t> swizzles = {1};  // Plan::swizzle of every config, each a CSV row
   int warmup = 3;
   int reps = 20;
   // 0: each shape's configurations run in the given order; else in a permutation drawn from this
@@ -47,6 +48,7 @@ struct ResultRow : PlanSummary {
   std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
   TileShape tile;
   ClusterShape cluster;
+  int64_t swizzle = 1;  // the plan's tile swizzle
   std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
   std::string picked;  // auto rows: the decomposition the simulator picked
   double predicted_us = -1;  // auto rows: the simulator's predicted time (-1 otherwise)

@@ -9,11 +9,10 @@
 namespace lw::cuda {
 
 constexpr int kElemBytes = static_cast<int>(kBf16Bytes);  // bf16 operands
-// TMA-store epilogue (epilogue.cuh): each consumer warp fills boxes of kEpilogueBoxRows x
-// kEpilogueBoxCols bf16 (sim/decomp/kernel_configs.hpp), kEpilogueBuffers of them in turn.
+// TMA-store epilogue (epilogue_tma.cuh): each consumer warp fills boxes of kEpilogueBoxRows x
+// kEpilogueBoxCols bf16 (sim/decomp/kernel_configs.hpp), WgmmaConfig::kEpilogueBuffers in turn.
 constexpr int kEpilogueBoxRows = static_cast<int>(lw::kEpilogueBoxRows);
 constexpr int kEpilogueBoxCols = static_cast<int>(lw::kEpilogueBoxCols);
-constexpr int kEpilogueBuffers = static_cast<int>(lw::kEpilogueBuffers);
 constexpr int kEpilogueBoxBytes = static_cast<int>(lw::kEpilogueBoxBytes);
 constexpr int kTileK = 64;  // k-tile: elements of K per MAC-loop iteration (128 B rows)
 
@@ -67,7 +66,9 @@ struct WgmmaConfig {
   // The shared-memory layout and stage count: one rule, sim/decomp/kernel_configs.hpp.
   static constexpr int kAlign = static_cast<int>(kWgmmaSmemAlign);
   static constexpr int kBarrierRoom = static_cast<int>(kWgmmaBarrierBytes);
-  static constexpr int kEpilogueBytes = static_cast<int>(kWgmmaEpilogueBytes);  // epilogue.cuh
+  static constexpr int kEpilogueBuffers =
+      static_cast<int>(wgmma_epilogue_buffers(TileShape{kM, kN, kTileK}));
+  static constexpr int kEpilogueBytes = static_cast<int>(wgmma_epilogue_bytes(kEpilogueBuffers));
   // A consumer's columns in whole store boxes, and the narrower box of the rest (0: none).
   static constexpr int kEpilogueBoxes = kWgCols / kEpilogueBoxCols;
   static constexpr int kTailCols = kWgCols % kEpilogueBoxCols;

@@ -18,24 +18,25 @@ constexpr int kSwizzleRowBytes = 128;   // one 128B-swizzle row: a full box row
 constexpr int kSwizzleChunkBytes = 16;  // the unit the swizzle permutes; one fragment's 8 columns
 constexpr int kSwizzleRows = 8;         // the permutation's period (one 1024-byte atom)
 static_assert(kEpilogueBoxCols * kElemBytes == kSwizzleRowBytes, "a full box row is swizzled");
-static_assert(kFragThreads / kWarpSize * kEpilogueBuffers * kEpilogueBoxBytes ==
-                  static_cast<int>(kWgmmaEpilogueBytes),
-              "every consumer warp owns kEpilogueBuffers boxes");
-
-// One warp's store boxes, used in turn: box `next % kEpilogueBuffers` is the one to fill next.
+// One warp's kBuffers store boxes, used in turn: box `next % kBuffers` is the one to fill next.
+template <int kBuffers>
 struct StoreBoxes {
+  static constexpr int kCount = kBuffers;
   uint32_t base = 0;  // shared address of the warp's first box
   int next = 0;
   __device__ uint32_t box() const {
-    return base + static_cast<uint32_t>((next % kEpilogueBuffers) * kEpilogueBoxBytes);
+    return base + static_cast<uint32_t>((next % kBuffers) * kEpilogueBoxBytes);
   }
 };
 
 // The boxes of the calling consumer warp in the epilogue's shared memory at `staging`.
-template <class L>
-__device__ __forceinline__ StoreBoxes warp_store_boxes(uint32_t staging) {
+template <class Cfg, class L>
+__device__ __forceinline__ StoreBoxes<Cfg::kEpilogueBuffers> warp_store_boxes(uint32_t staging) {
+  static_assert(kFragThreads / kWarpSize * Cfg::kEpilogueBuffers * kEpilogueBoxBytes ==
+                    Cfg::kEpilogueBytes,
+                "every consumer warp owns kEpilogueBuffers boxes");
   const int warp = L::tid() / kWarpSize;
-  return StoreBoxes{staging + static_cast<uint32_t>(warp * kEpilogueBuffers * kEpilogueBoxBytes)};
+  return {staging + static_cast<uint32_t>(warp * Cfg::kEpilogueBuffers * kEpilogueBoxBytes)};
 }
 
 __device__ __forceinline__ uint32_t pack_bf16x2(float x, float y) {
@@ -75,12 +76,12 @@ __device__ __forceinline__ void fill_box(uint32_t box, const typename L::Acc& ac
 
 // One box of the warp: waits until the TMA has read what the box held before, fills it with
 // fragments [first, ...) and has the warp's first lane store it at element (row, col) of `map`.
-template <class L, int kCols, bool kSwizzled>
-__device__ __forceinline__ void store_box(StoreBoxes& boxes, const CUtensorMap* map,
+template <class L, int kCols, bool kSwizzled, class Boxes>
+__device__ __forceinline__ void store_box(Boxes& boxes, const CUtensorMap* map,
                                           const typename L::Acc& acc, int first, int32_t row,
                                           int32_t col) {
   const bool leader = L::tid() % kWarpSize == 0;
-  if (leader) ptx::bulk_wait_read<kEpilogueBuffers - 1>();
+  if (leader) ptx::bulk_wait_read<Boxes::kCount - 1>();
   __syncwarp();
   const uint32_t box = boxes.box();
   fill_box<L, kCols, kSwizzled>(box, acc, first);
@@ -96,10 +97,10 @@ __device__ __forceinline__ void store_box(StoreBoxes& boxes, const CUtensorMap* 
 // Stores the consumer's block of CTA tile (tile_m, tile_n) of an m x n bf16 C: per warp and m64
 // block, kEpilogueBoxes boxes through `map` and a kTailCols-wide one through `tail_map`. Boxes that
 // start beyond M or N are skipped; the TMA clips the others at the edges.
-template <class Cfg, class L>
+template <class Cfg, class L, class Boxes>
 __device__ __forceinline__ void epilogue_tma(const CUtensorMap* map, const CUtensorMap* tail_map,
                                              int64_t tile_m, int64_t tile_n,
-                                             const typename L::Acc& acc, StoreBoxes& boxes,
+                                             const typename L::Acc& acc, Boxes& boxes,
                                              int32_t m, int32_t n) {
   const int lane = L::tid() % kWarpSize;
   const int64_t row0 = tile_m * L::kTileM + L::origin_row(0) - lane / kLanesPerRow;

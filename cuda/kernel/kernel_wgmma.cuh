@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     walk_begin(plan, plan_cta<Cfg>(), w);
     Segment s;
     RingPos<Cfg> pos;
-    StoreBoxes boxes = warp_store_boxes<L>(ring.staging);
+    auto boxes = warp_store_boxes<Cfg, L>(ring.staging);
     int32_t n = 0;
     while (walk_next(plan, w, s)) {
       run_segment<L>(

@@ -60,29 +60,38 @@ constexpr int wgmma_consumers_along_n(int tile_m) {
 }
 
 // The wgmma kernel's shared memory: a ring of operand stages (A + B of one k-tile each), the
-// epilogue's store boxes and the ring's full and empty mbarriers; as many stages as fit, at most
-// kWgmmaMaxStages. The epilogue (cuda/kernel/epilogue.cuh) converts each consumer warp's 16-row
-// strip of the tile into boxes of kEpilogueBoxRows x kEpilogueBoxCols bf16 and stores each with
-// one TMA bulk store that drains while the consumers go on to the next tile; every warp owns
-// kEpilogueBuffers boxes so that it fills one while the TMA still reads the other. Read by
-// cuda/kernel/config.hpp and by the cost model's load-latency pipe.
+// epilogue's store boxes and the ring's full and empty mbarriers. The epilogue
+// (cuda/kernel/epilogue_tma.cuh) converts each consumer warp's 16-row strip of the tile into boxes
+// of kEpilogueBoxRows x kEpilogueBoxCols bf16 and stores each with one TMA bulk store that drains
+// while the consumers go on to the next tile. The ring comes first: as many stages as fit beside
+// one box per warp, at most kWgmmaMaxStages; a second box per warp (filled while the TMA still
+// reads the first) where the room left over holds it. Read by cuda/kernel/config.hpp and by the
+// cost model's load-latency pipe.
 inline constexpr int64_t kWgmmaSmemLimit = 232448;  // bytes of dynamic smem an sm_90 CTA may use
 inline constexpr int64_t kWgmmaSmemAlign = 1024;    // 128B-swizzle atoms start 1024-byte aligned
 inline constexpr int64_t kWgmmaMaxStages = 8;       // deeper rings stop paying (CUTLASS: <= 8)
 inline constexpr int64_t kWgmmaBarrierBytes = 2 * kWgmmaMaxStages * 8;  // 8-byte mbarriers
-inline constexpr int64_t kEpilogueBoxRows = 16;  // one warp's rows of a wgmma m64 block
-inline constexpr int64_t kEpilogueBoxCols = 64;  // 128 bytes of bf16: one 128B-swizzle row
-inline constexpr int64_t kEpilogueBuffers = 2;   // boxes per warp in flight
+inline constexpr int64_t kEpilogueBoxRows = 16;    // one warp's rows of a wgmma m64 block
+inline constexpr int64_t kEpilogueBoxCols = 64;    // 128 bytes of bf16: one 128B-swizzle row
+inline constexpr int64_t kEpilogueMaxBuffers = 2;  // boxes per warp in flight, at most
 inline constexpr int64_t kEpilogueBoxBytes = kEpilogueBoxRows * kEpilogueBoxCols * kBf16Bytes;
 inline constexpr int64_t kWgmmaConsumerWarps = kWgmmaConsumers * 4;  // 4 warps per warpgroup
-inline constexpr int64_t kWgmmaEpilogueBytes =
-    kWgmmaConsumerWarps * kEpilogueBuffers * kEpilogueBoxBytes;
+constexpr int64_t wgmma_epilogue_bytes(int64_t buffers) {
+  return kWgmmaConsumerWarps * buffers * kEpilogueBoxBytes;
+}
 constexpr int64_t wgmma_stage_bytes(const TileShape& t) { return (t.m + t.n) * t.k * kBf16Bytes; }
+// Shared memory left to the ring beside `buffers` boxes per consumer warp.
+constexpr int64_t wgmma_ring_room(int64_t buffers) {
+  return kWgmmaSmemLimit - kWgmmaSmemAlign - kWgmmaBarrierBytes - wgmma_epilogue_bytes(buffers);
+}
 constexpr int64_t wgmma_stages(const TileShape& t) {
-  const int64_t fit =
-      (kWgmmaSmemLimit - kWgmmaSmemAlign - kWgmmaBarrierBytes - kWgmmaEpilogueBytes) /
-      wgmma_stage_bytes(t);
+  const int64_t fit = wgmma_ring_room(1) / wgmma_stage_bytes(t);
   return fit < kWgmmaMaxStages ? fit : kWgmmaMaxStages;
+}
+constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
+  return wgmma_stages(t) * wgmma_stage_bytes(t) <= wgmma_ring_room(kEpilogueMaxBuffers)
+             ? kEpilogueMaxBuffers
+             : 1;
 }
 
 // Rows of a multicast slice must start on a 128B-swizzle atom (8 rows of 128 B).

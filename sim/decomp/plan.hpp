@@ -32,6 +32,9 @@ enum class FixupStorage : int32_t {
 // Tile-id -> (tile_m, tile_n) rasterization (CUTLASS naming: AlongN = n fastest).
 enum class Raster : int32_t { AlongN = 0, AlongM };
 
+// Widest tile swizzle a plan takes (CUTLASS offers up to 8; wider bands only serve experiments).
+inline constexpr int32_t kMaxSwizzle = 64;
+
 struct Plan {
   // Geometry. With a cluster larger than 1x1, every "tile" below (tiles_m, tiles, split_tiles,
   // grid, units, slots) is a CLUSTER tile of cluster.m x cluster.n CTA tiles of shape `tile`; the
@@ -45,6 +48,10 @@ struct Plan {
   int64_t tiles = 0;    // tiles_m * tiles_n
   int64_t k_tiles = 0;  // MAC-loop iterations per tile (Kt)
   Raster raster = Raster::AlongN;
+  // Tile swizzle (CUTLASS's max_swizzle_size): tile ids run through bands of `swizzle` tile rows
+  // (AlongN) or columns (AlongM), each band column by column (row by row), so a wave of W tiles
+  // covers about swizzle x W / swizzle tiles instead of one long strip. 1: plain raster.
+  int32_t swizzle = 1;  // 1 ... kMaxSwizzle
 
   // Launch. CTA c processes work ids c, c + grid, c + 2*grid, ... below work_units.
   int64_t grid = 0;
@@ -83,7 +90,7 @@ inline bool same_plan(const Plan& a, const Plan& b) {
   return dims(a.problem, b.problem) && a.problem.k == b.problem.k && dims(a.tile, b.tile) &&
          a.tile.k == b.tile.k && dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m &&
          a.tiles_n == b.tiles_n && a.tiles == b.tiles && a.k_tiles == b.k_tiles &&
-         a.raster == b.raster && a.grid == b.grid && a.work_units == b.work_units &&
+         a.raster == b.raster && a.swizzle == b.swizzle && a.grid == b.grid && a.work_units == b.work_units &&
          a.persistent == b.persistent && a.split_mode == b.split_mode &&
          a.split_tiles == b.split_tiles && a.split_units == b.split_units && a.splits == b.splits &&
          a.groups == b.groups && a.big_groups == b.big_groups && a.min_piece == b.min_piece &&
@@ -91,13 +98,29 @@ inline bool same_plan(const Plan& a, const Plan& b) {
          a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
 }
 
-// Tile index -> tile coordinates (in tiles).
-LW_HD int64_t tile_coord_m(const Plan& p, int64_t tile) {
-  return p.raster == Raster::AlongN ? tile / p.tiles_n : tile % p.tiles_m;
+// Tile index -> tile coordinates (in tiles). Under AlongN with swizzle S, tile ids come in bands
+// of S tile rows (the last band may hold fewer), each walked column by column, row fastest;
+// AlongM is the same with rows and columns exchanged. S = 1 is the plain raster.
+struct TileCoord {
+  int64_t m = 0;
+  int64_t n = 0;
+};
+LW_HD TileCoord tile_coord(const Plan& p, int64_t tile) {
+  const bool along_n = p.raster == Raster::AlongN;
+  const int64_t across = along_n ? p.tiles_m : p.tiles_n;  // the dimension bands cut
+  const int64_t along = along_n ? p.tiles_n : p.tiles_m;   // the dimension a band walks
+  int64_t a = tile / along, b = tile % along;              // plain raster
+  if (p.swizzle > 1) {
+    const int64_t band = tile / (p.swizzle * along), in_band = tile % (p.swizzle * along);
+    const int64_t first = band * p.swizzle;
+    const int64_t width = across - first < p.swizzle ? across - first : p.swizzle;
+    a = first + in_band % width;
+    b = in_band / width;
+  }
+  return along_n ? TileCoord{a, b} : TileCoord{b, a};
 }
-LW_HD int64_t tile_coord_n(const Plan& p, int64_t tile) {
-  return p.raster == Raster::AlongN ? tile % p.tiles_n : tile / p.tiles_m;
-}
+LW_HD int64_t tile_coord_m(const Plan& p, int64_t tile) { return tile_coord(p, tile).m; }
+LW_HD int64_t tile_coord_n(const Plan& p, int64_t tile) { return tile_coord(p, tile).n; }
 
 LW_HD int64_t cluster_size(const Plan& p) { return p.cluster.m * p.cluster.n; }
 LW_HD bool clustered(const Plan& p) { return cluster_size(p) > 1; }  // CTAs launched in clusters

@@ -22,6 +22,7 @@ constexpr double kBf16Tolerance = 1e-2;  // rel. Frobenius error of bf16 outputs
 constexpr double kF32Tolerance = 1e-4;   // fp32 outputs (fp32 accumulation-order differences)
 constexpr int kDeterminismRuns = 10;
 constexpr int kSmallSms = 8;  // plans built for few SMs: several segments per CTA
+constexpr int32_t kSuiteSwizzle = 3;  // a band width that leaves ragged last bands
 
 const TileShape kTile = kDefaultTile;
 
@@ -158,6 +159,15 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
             const double e = cs.run(plan, cuda::OutType::BF16, ml);
             CHECK(e < kBf16Tolerance);
             ++checked;
+            if (sms == kSmallSms && red == Reduction::Deterministic) {
+              // A tile swizzle reorders tiles, not any tile's sums: the same bits.
+              const std::vector<uint16_t> plain = Case::host16(cs.c, p.m * p.n);
+              Plan swizzled = plan;
+              swizzled.swizzle = kSuiteSwizzle;
+              CHECK(cs.run(swizzled, cuda::OutType::BF16, ml) < kBf16Tolerance);
+              CHECK(Case::host16(cs.c, p.m * p.n) == plain);
+              ++checked;
+            }
             if (sms == kSmallSms) {
               CHECK(cs.run(plan, cuda::OutType::F32, ml) < kF32Tolerance);
               ++checked;

@@ -115,6 +115,49 @@ TEST_CASE("raster: AlongM iff tiles_n > tiles_m; AlongN is n-fastest, AlongM m-f
   CHECK(lw::tile_coord_n(p, 4) == 1);
 }
 
+TEST_CASE("swizzle: every tile once under every band width; bands walked across, by hand") {
+  for (int64_t m : kMN) {
+    for (int64_t n : kMN) {
+      auto p = plan("dp", m, n, 4096).plan;
+      for (int32_t s = 1; s <= 9; ++s) {
+        p.swizzle = s;
+        CAPTURE(m);
+        CAPTURE(n);
+        CAPTURE(s);
+        std::vector<int> seen(p.tiles, 0);
+        for (int64_t t = 0; t < p.tiles; ++t) {
+          ++seen[lw::tile_coord_m(p, t) * p.tiles_n + lw::tile_coord_n(p, t)];
+        }
+        for (int v : seen) REQUIRE(v == 1);
+      }
+    }
+  }
+  // 5 x 3 tiles (AlongN: n fastest when plain). Swizzle 2: bands of rows {0,1}, {2,3}, {4}, each
+  // walked column by column: (0,0) (1,0) (0,1) (1,1) (0,2) (1,2) (2,0) (3,0) ... (4,0) (4,1) (4,2).
+  auto p = plan("dp", 5 * 128, 3 * 128, 4096).plan;
+  REQUIRE(p.raster == lw::Raster::AlongN);
+  p.swizzle = 2;
+  const int64_t want_m[] = {0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 4, 4, 4};
+  const int64_t want_n[] = {0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2, 0, 1, 2};
+  for (int64_t t = 0; t < 15; ++t) {
+    CAPTURE(t);
+    CHECK(lw::tile_coord_m(p, t) == want_m[t]);
+    CHECK(lw::tile_coord_n(p, t) == want_n[t]);
+  }
+  // 2 x 5 tiles (AlongM: m fastest when plain). Swizzle 4: column bands {0..3}, {4}, each walked
+  // row by row: (0,0) (0,1) (0,2) (0,3) (1,0) (1,1) (1,2) (1,3) (0,4) (1,4).
+  p = plan("dp", 2 * 128, 5 * 128, 4096).plan;
+  REQUIRE(p.raster == lw::Raster::AlongM);
+  p.swizzle = 4;
+  const int64_t want_m2[] = {0, 0, 0, 0, 1, 1, 1, 1, 0, 1};
+  const int64_t want_n2[] = {0, 1, 2, 3, 0, 1, 2, 3, 4, 4};
+  for (int64_t t = 0; t < 10; ++t) {
+    CAPTURE(t);
+    CHECK(lw::tile_coord_m(p, t) == want_m2[t]);
+    CHECK(lw::tile_coord_n(p, t) == want_n2[t]);
+  }
+}
+
 TEST_CASE("heuristic: Stream-K/Split-K only when T % 132 in [1, 65] and Kt > 8") {
   for (int64_t t = 1; t <= 700; ++t) {
     CAPTURE(t);
