@@ -20,8 +20,8 @@ __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& 
                                             Epi&& epi) {
   const bool tr = traced(p);
   const uint64_t t_start = tr ? ptx::globaltimer() : 0;
-  const int64_t tm = cta_tile_m(plan, s.tile, rank);
-  const int64_t tn = cta_tile_n(plan, s.tile, rank);
+  const TileCoord cta = cta_tile(plan, s.tile, rank);
+  const int64_t tm = cta.m, tn = cta.n;
   typename L::Acc acc;
   mac(tm, tn, s, acc);
   const uint64_t t_mac_end = tr ? ptx::globaltimer() : 0;

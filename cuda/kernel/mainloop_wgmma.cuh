@@ -144,8 +144,9 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
   Segment s;
   RingPos<Cfg> pos;
   while (walk_next(plan, w, s)) {
-    const auto row_a = static_cast<int32_t>(cta_tile_m(plan, s.tile, rank) * Cfg::kTileM);
-    const auto row_b = static_cast<int32_t>(cta_tile_n(plan, s.tile, rank) * Cfg::kTileN);
+    const TileCoord cta = cta_tile(plan, s.tile, rank);
+    const auto row_a = static_cast<int32_t>(cta.m * Cfg::kTileM);
+    const auto row_b = static_cast<int32_t>(cta.n * Cfg::kTileN);
     for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
       const auto k0 = static_cast<int32_t>(kt * kTileK);
       const uint32_t full = ring.full_bar(pos.stage);

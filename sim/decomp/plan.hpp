@@ -105,15 +105,19 @@ struct TileCoord {
   int64_t m = 0;
   int64_t n = 0;
 };
+// Tile ids and extents stay below 2^31 (make_geometry refuses more (tile, k) iterations), so the
+// divisions run in 32 bits: the kernels do this once per segment on their critical path.
 LW_HD TileCoord tile_coord(const Plan& p, int64_t tile) {
   const bool along_n = p.raster == Raster::AlongN;
-  const int64_t across = along_n ? p.tiles_m : p.tiles_n;  // the dimension bands cut
-  const int64_t along = along_n ? p.tiles_n : p.tiles_m;   // the dimension a band walks
-  int64_t a = tile / along, b = tile % along;              // plain raster
+  const auto across = static_cast<uint32_t>(along_n ? p.tiles_m : p.tiles_n);  // bands cut this
+  const auto along = static_cast<uint32_t>(along_n ? p.tiles_n : p.tiles_m);   // a band walks this
+  const auto t = static_cast<uint32_t>(tile);
+  uint32_t a = t / along, b = t % along;  // plain raster
   if (p.swizzle > 1) {
-    const int64_t band = tile / (p.swizzle * along), in_band = tile % (p.swizzle * along);
-    const int64_t first = band * p.swizzle;
-    const int64_t width = across - first < p.swizzle ? across - first : p.swizzle;
+    const auto width_max = static_cast<uint32_t>(p.swizzle);
+    const uint32_t band = t / (width_max * along), in_band = t % (width_max * along);
+    const uint32_t first = band * width_max;
+    const uint32_t width = across - first < width_max ? across - first : width_max;
     a = first + in_band % width;
     b = in_band / width;
   }
@@ -126,11 +130,15 @@ LW_HD int64_t cluster_size(const Plan& p) { return p.cluster.m * p.cluster.n; }
 LW_HD bool clustered(const Plan& p) { return cluster_size(p) > 1; }  // CTAs launched in clusters
 
 // CTA tile coordinates (in CTA tiles) of cluster rank `rank` (m fastest) in plan tile `tile`.
+LW_HD TileCoord cta_tile(const Plan& p, int64_t tile, int64_t rank) {
+  const TileCoord c = tile_coord(p, tile);
+  return {c.m * p.cluster.m + rank % p.cluster.m, c.n * p.cluster.n + rank / p.cluster.m};
+}
 LW_HD int64_t cta_tile_m(const Plan& p, int64_t tile, int64_t rank) {
-  return tile_coord_m(p, tile) * p.cluster.m + rank % p.cluster.m;
+  return cta_tile(p, tile, rank).m;
 }
 LW_HD int64_t cta_tile_n(const Plan& p, int64_t tile, int64_t rank) {
-  return tile_coord_n(p, tile) * p.cluster.n + rank / p.cluster.m;
+  return cta_tile(p, tile, rank).n;
 }
 
 // Workspace slot (and flag) of cluster rank `rank` for the plan's slot `slot`.

@@ -160,12 +160,16 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
             CHECK(e < kBf16Tolerance);
             ++checked;
             if (sms == kSmallSms && red == Reduction::Deterministic) {
-              // A tile swizzle reorders tiles, not any tile's sums: the same bits.
+              // A tile swizzle moves tile ids to other tiles. Where every tile's k-range is cut
+              // alike (whole tiles, fixed splits) no tile's sums change: the same bits; Stream-K
+              // cuts each tile id's range differently, so there only the tolerance holds.
               const std::vector<uint16_t> plain = Case::host16(cs.c, p.m * p.n);
               Plan swizzled = plan;
               swizzled.swizzle = kSuiteSwizzle;
               CHECK(cs.run(swizzled, cuda::OutType::BF16, ml) < kBf16Tolerance);
-              CHECK(Case::host16(cs.c, p.m * p.n) == plain);
+              if (plan.split_mode == SplitMode::None || plan.split_mode == SplitMode::FixedSplit) {
+                CHECK(Case::host16(cs.c, p.m * p.n) == plain);
+              }
               ++checked;
             }
             if (sms == kSmallSms) {
