@@ -130,7 +130,9 @@ __device__ __forceinline__ void epilogue_tma(const CUtensorMap* map, const CUten
   }
 }
 
-// Before the CTA exits: every store this thread issued has written C.
-__device__ __forceinline__ void epilogue_tma_drain() { ptx::bulk_wait<0>(); }
+// Before the CTA exits: the TMA has read every box this thread stored from (shared memory must
+// outlive those reads; the writes to C complete before the grid does, as CUTLASS relies on too),
+// so a CTA's last tile does not hold its exit for the DRAM write latency.
+__device__ __forceinline__ void epilogue_tma_drain() { ptx::bulk_wait_read<0>(); }
 
 }  // namespace lw::cuda
