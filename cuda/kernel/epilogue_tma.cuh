@@ -74,13 +74,18 @@ __device__ __forceinline__ void fill_box(uint32_t box, const typename L::Acc& ac
   }
 }
 
+// The lane that issues a warp's bulk stores (and so owns its bulk groups): the last, never the
+// first thread of the layout, which signals and waits on the fixup flags (fixup.cuh) and so would
+// order its flag release behind its own stores still in flight.
+constexpr int kStoreLane = kWarpSize - 1;
+
 // One box of the warp: waits until the TMA has read what the box held before, fills it with
-// fragments [first, ...) and has the warp's first lane store it at element (row, col) of `map`.
+// fragments [first, ...) and has lane kStoreLane store it at element (row, col) of `map`.
 template <class L, int kCols, bool kSwizzled, class Boxes>
 __device__ __forceinline__ void store_box(Boxes& boxes, const CUtensorMap* map,
                                           const typename L::Acc& acc, int first, int32_t row,
                                           int32_t col) {
-  const bool leader = L::tid() % kWarpSize == 0;
+  const bool leader = L::tid() % kWarpSize == kStoreLane;
   if (leader) ptx::bulk_wait_read<Boxes::kCount - 1>();
   __syncwarp();
   const uint32_t box = boxes.box();
