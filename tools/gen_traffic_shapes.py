@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the traffic-like shape sets of issue 8 into configs/shapes/ (fixed seed, reproducible):
-traffic-{train,validation,test,heldout-chooser,train-extra,train-extra-2}.csv (pairwise disjoint) and traffic-partitions.csv
+traffic-{train,validation,test,heldout-chooser,train-extra*,unseen-r4}.csv (pairwise disjoint) and traffic-partitions.csv
 (the train/validation shapes also measured at 96/64/32/16 SMs and at the SM levels of
 UNSEEN_SMS_LEVELS) and traffic-test-partitions.csv (test shapes measured only at SM counts that no
 training row has). Usage: tools/gen_traffic_shapes.py [DIR]"""
@@ -21,7 +21,9 @@ SETS = [("train", 180, 120), ("validation", 80, 50), ("test", 100, 60), ("heldou
         # More training shapes (drawn after the others, which stay as they were): the residual
         # trees' validation error still fell with every added training shape (calibration-notes).
         ("train-extra", 360, 240), ("train-extra-2", 360, 240),
-        ("train-extra-3", 360, 240), ("train-extra-4", 360, 240), ("train-extra-5", 360, 240)]
+        ("train-extra-3", 360, 240), ("train-extra-4", 360, 240), ("train-extra-5", 360, 240),
+        # Shapes no kernel change was tuned on: the kernels' round-4 check on unseen shapes.
+        ("unseen-r4", 48, 24)]
 PARTITION_COUNTS = {"train": 76, "validation": 32}  # >= 100 shapes at 96/64/32/16 SMs
 TEST_PARTITION_COUNT = 32  # test shapes at the SM counts no training row has (cuda/bench/sm_levels_campaign.sh)
 
