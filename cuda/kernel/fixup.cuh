@@ -77,6 +77,30 @@ __device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value
   return spent;
 }
 
+// Peers a Final segment waits for at once (one thread polls each flag, then one barrier) before
+// it adds their slots: the flags' latency and the barrier are paid once per group, not per peer.
+constexpr int kPeerGroup = 8;
+static_assert(kPeerGroup <= kFragThreads, "a thread per peer flag");
+
+// The layout's first `count` threads each spin until the flag of slot `first + i` (as cluster rank
+// `rank`) is >= value (acquire) and re-arm it (see rearm_flag), then its threads sync. Returns ns
+// from the start to the sync (first thread).
+template <class L>
+__device__ __forceinline__ uint64_t wait_peers(const Plan& plan, const GemmParams& p, int64_t first,
+                                               int64_t count, int64_t rank, int64_t value,
+                                               bool traced) {
+  const int t = L::tid();
+  const uint64_t t0 = traced && t == 0 ? ptx::globaltimer() : 0;
+  if (t < count) {
+    int32_t* flag = p.flags + cta_slot(plan, first + t, rank);
+    while (ptx::ld_acquire_gpu(flag) < value) {
+    }
+    *flag = 0;
+  }
+  L::sync();
+  return traced && t == 0 ? ptx::globaltimer() - t0 : 0;
+}
+
 // The tile's owner has seen every peer's signal on *flag: nobody else waits on it in this launch,
 // so its first thread re-arms it to zero for the next launch (flags are zeroed once, when the
 // workspace is allocated, instead of by a memset launch before every GEMM).
@@ -118,11 +142,12 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
       break;
     case Role::Final:
       if (plan.storage == FixupStorage::Slots) {
-        for (int64_t j = 0; j < s.load_slots; ++j) {  // k order: deterministic
-          const int64_t peer = cta_slot(plan, s.slot + j, rank);
-          waited += wait_flag<L>(p.flags + peer, s.wait_value, traced);
-          rearm_flag<L>(p.flags + peer);
-          add_slot<L>(slot_ptr<L>(p, peer), acc);
+        for (int64_t j0 = 0; j0 < s.load_slots; j0 += kPeerGroup) {
+          const int64_t left = s.load_slots - j0, group = left < kPeerGroup ? left : kPeerGroup;
+          waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);
+          for (int64_t j = j0; j < j0 + group; ++j) {  // k order: deterministic
+            add_slot<L>(slot_ptr<L>(p, cta_slot(plan, s.slot + j, rank)), acc);
+          }
         }
       } else {
         waited += wait_flag<L>(p.flags + slot, s.wait_value, traced);
