@@ -4,11 +4,12 @@ same configs (cuda/bench/before_after.sh runs both builds in one device command)
 build's median against cuBLAS of the same run, and after/before; per shape: the fastest config of
 each build against cuBLAS; geomeans. Standard library only; every figure comes from the CSVs.
 
-usage: tools/before_after.py BEFORE.csv AFTER.csv [--rows] [--store-bytes]
+usage: tools/before_after.py BEFORE.csv[.gz] AFTER.csv[.gz] [--rows] [--store-bytes]
   --rows         also list every config (else only the per-config-kind and per-shape summaries)
   --store-bytes  per shape, the fastest config's effective write bandwidth: M*N*2 bytes / time
 """
 import csv
+import gzip
 import math
 import sys
 from collections import defaultdict
@@ -24,7 +25,8 @@ def geomean(xs):
 
 def load(path):
     """(shape, config) -> row of the ok rows of one CSV."""
-    with open(path, newline="") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         rows = [r for r in csv.DictReader(f) if r.get("ok") == "1"]
     out = {}
     for r in rows:
@@ -43,20 +45,22 @@ def vs_cublas(r):
 
 
 def per_config_kind(before, after):
-    """Geomean after/before and the worst config per tile x cluster x decomposition."""
+    """Geomean after/before, the worst config, and how many moved by more than the noise either way
+    (as many faster as slower: noise), per tile x cluster x decomposition."""
     ratios = defaultdict(list)
     for key in sorted(before.keys() & after.keys()):
         ratios[key[1][:3]].append((ms(before[key]) / ms(after[key]), key[0]))
     print("| tile | cluster | decomposition | configs | after/before speed (geomean) | worst | "
-          "slower by > 3 % |")
-    print("|---|---|---|---:|---:|---:|---:|")
+          "slower by > 3 % | faster by > 3 % |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
     for kind in sorted(ratios):
         xs = ratios[kind]
         worst = min(xs)
         slower = sum(x < 1 - NOISE for x, _ in xs)
+        faster = sum(x > 1 + NOISE for x, _ in xs)
         shape = "x".join(map(str, worst[1][:3]))
         print(f"| {kind[0]} | {kind[1]} | {kind[2]} | {len(xs)} | {geomean(x for x, _ in xs):.3f}x "
-              f"| {worst[0]:.3f}x ({shape}) | {slower} |")
+              f"| {worst[0]:.3f}x ({shape}) | {slower} | {faster} |")
 
 
 def fastest(rows):
@@ -108,7 +112,7 @@ def main(argv):
         sys.exit(__doc__.strip().splitlines()[-3])
     try:
         before, after = load(paths[0]), load(paths[1])
-    except (OSError, KeyError, ValueError) as e:
+    except (OSError, EOFError, KeyError, ValueError) as e:
         sys.exit(f"before_after.py: cannot read the CSVs: {e}")
     if not before.keys() & after.keys():
         sys.exit("before_after.py: the two CSVs share no ok config")

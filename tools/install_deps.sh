@@ -14,6 +14,7 @@ PACKAGES=(
   clang-format
   clang
   libclang-rt-dev
+  python3
 )
 
 missing=()
