@@ -42,7 +42,8 @@ struct WgmmaEntry {
   int smem_bytes = 0;
   uint32_t slice_rows_a = 0;  // TMA box rows of A and B (this CTA's slice in a cluster)
   uint32_t slice_rows_b = 0;
-  uint32_t tail_cols = 0;  // the epilogue's narrower store box (0: a consumer's columns are whole boxes)
+  // The epilogue's narrower store box (0: a consumer's columns are whole boxes).
+  uint32_t tail_cols = 0;
 };
 
 template <size_t kIndex>

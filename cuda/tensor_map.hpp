@@ -1,5 +1,6 @@
-// Host encoding of the TMA tensor maps the wgmma kernel loads its operands and stores C through, with the
-// driver's cuTensorMapEncodeTiled looked up via the runtime (the binaries do not link libcuda).
+// Host encoding of the TMA tensor maps the wgmma kernel loads its operands and stores C through,
+// with the driver's cuTensorMapEncodeTiled looked up via the runtime (the binaries do not link
+// libcuda).
 #pragma once
 #include <cuda.h>
 

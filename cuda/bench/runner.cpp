@@ -256,8 +256,9 @@ struct Config {
 };
 
 // A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
-// x swizzle as given, or, with --shuffle SEED, a permutation drawn from SEED and the shape's index (the
-// card's heat after one run is the next run's starting state, so a fixed order biases them alike).
+// x swizzle as given, or, with --shuffle SEED, a permutation drawn from SEED and the shape's index
+// (the card's heat after one run is the next run's starting state, so a fixed order biases them
+// alike).
 std::vector<Config> configs_in_order(const BenchOptions& opt,
                                      const std::vector<cuda::Mainloop>& mainloops,
                                      size_t shape_index) {

@@ -49,8 +49,8 @@ struct ResultRow : PlanSummary {
   TileShape tile;
   ClusterShape cluster;
   int64_t swizzle = 1;  // the plan's tile swizzle
-  std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
-  std::string picked;  // auto rows: the decomposition the simulator picked
+  std::string reason;   // why the configuration could not run (ok = 0, nothing timed); else empty
+  std::string picked;   // auto rows: the decomposition the simulator picked
   double predicted_us = -1;  // auto rows: the simulator's predicted time (-1 otherwise)
   int64_t auto_rank = 0;     // auto rows: 1 = the simulator's pick, 2, 3, ... its next (--top)
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;

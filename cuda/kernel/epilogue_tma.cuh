@@ -32,9 +32,9 @@ struct StoreBoxes {
 // The boxes of the calling consumer warp in the epilogue's shared memory at `staging`.
 template <class Cfg, class L>
 __device__ __forceinline__ StoreBoxes<Cfg::kEpilogueBuffers> warp_store_boxes(uint32_t staging) {
-  static_assert(kFragThreads / kWarpSize * Cfg::kEpilogueBuffers * kEpilogueBoxBytes ==
-                    Cfg::kEpilogueBytes,
-                "every consumer warp owns kEpilogueBuffers boxes");
+  static_assert(
+      kFragThreads / kWarpSize * Cfg::kEpilogueBuffers * kEpilogueBoxBytes == Cfg::kEpilogueBytes,
+      "every consumer warp owns kEpilogueBuffers boxes");
   const int warp = L::tid() / kWarpSize;
   return {staging + static_cast<uint32_t>(warp * Cfg::kEpilogueBuffers * kEpilogueBoxBytes)};
 }
@@ -105,12 +105,11 @@ __device__ __forceinline__ void store_box(Boxes& boxes, const CUtensorMap* map,
 template <class Cfg, class L, class Boxes>
 __device__ __forceinline__ void epilogue_tma(const CUtensorMap* map, const CUtensorMap* tail_map,
                                              int64_t tile_m, int64_t tile_n,
-                                             const typename L::Acc& acc, Boxes& boxes,
-                                             int32_t m, int32_t n) {
+                                             const typename L::Acc& acc, Boxes& boxes, int32_t m,
+                                             int32_t n) {
   const int lane = L::tid() % kWarpSize;
   const int64_t row0 = tile_m * L::kTileM + L::origin_row(0) - lane / kLanesPerRow;
-  const int64_t col0 =
-      tile_n * L::kTileN + L::origin_col(0) - (lane % kLanesPerRow) * kColsPerLane;
+  const int64_t col0 = tile_n * L::kTileN + L::origin_col(0) - (lane % kLanesPerRow) * kColsPerLane;
   constexpr int kFragsPerBox = kEpilogueBoxCols / kFragCols;
 #pragma unroll
   for (int b = 0; b < L::kMBlocks; ++b) {

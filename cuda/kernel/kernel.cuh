@@ -16,8 +16,7 @@ __device__ __forceinline__ bool traced(const GemmParams& p) { return p.trace.cta
 // finished tile to C.
 template <class L, class Mac, class Epi>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
-                                            int64_t rank, SegmentTrace* rec, Mac&& mac,
-                                            Epi&& epi) {
+                                            int64_t rank, SegmentTrace* rec, Mac&& mac, Epi&& epi) {
   const bool tr = traced(p);
   const uint64_t t_start = tr ? ptx::globaltimer() : 0;
   const TileCoord cta = cta_tile(plan, s.tile, rank);

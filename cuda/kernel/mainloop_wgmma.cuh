@@ -36,8 +36,8 @@ static_assert(kSmemRowBytes == 128, "one k-tile row is one 128-byte swizzle row"
 // Shared-memory addresses of the stage ring and its barriers.
 template <class Cfg>
 struct Ring {
-  uint32_t stages = 0;      // stage s: A at stages + s * kStageBytes, B kBytesA later
-  uint32_t full = 0;        // full[s]: producer's expect_tx arrive + TMA bytes
+  uint32_t stages = 0;   // stage s: A at stages + s * kStageBytes, B kBytesA later
+  uint32_t full = 0;     // full[s]: producer's expect_tx arrive + TMA bytes
   uint32_t empty = 0;    // empty[s]: one arrive per consumer warp (of every CTA of the cluster)
   uint32_t staging = 0;  // the consumer warps' epilogue store boxes (1024-byte aligned)
   static constexpr uint32_t kBarBytes = 8;

@@ -90,11 +90,12 @@ inline bool same_plan(const Plan& a, const Plan& b) {
   return dims(a.problem, b.problem) && a.problem.k == b.problem.k && dims(a.tile, b.tile) &&
          a.tile.k == b.tile.k && dims(a.cluster, b.cluster) && a.tiles_m == b.tiles_m &&
          a.tiles_n == b.tiles_n && a.tiles == b.tiles && a.k_tiles == b.k_tiles &&
-         a.raster == b.raster && a.swizzle == b.swizzle && a.grid == b.grid && a.work_units == b.work_units &&
-         a.persistent == b.persistent && a.split_mode == b.split_mode &&
-         a.split_tiles == b.split_tiles && a.split_units == b.split_units && a.splits == b.splits &&
-         a.groups == b.groups && a.big_groups == b.big_groups && a.min_piece == b.min_piece &&
-         a.walk == b.walk && a.owner == b.owner && a.storage == b.storage &&
+         a.raster == b.raster && a.swizzle == b.swizzle && a.grid == b.grid &&
+         a.work_units == b.work_units && a.persistent == b.persistent &&
+         a.split_mode == b.split_mode && a.split_tiles == b.split_tiles &&
+         a.split_units == b.split_units && a.splits == b.splits && a.groups == b.groups &&
+         a.big_groups == b.big_groups && a.min_piece == b.min_piece && a.walk == b.walk &&
+         a.owner == b.owner && a.storage == b.storage &&
          a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
 }
 

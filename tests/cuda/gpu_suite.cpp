@@ -21,7 +21,7 @@ namespace {
 constexpr double kBf16Tolerance = 1e-2;  // rel. Frobenius error of bf16 outputs vs FP64
 constexpr double kF32Tolerance = 1e-4;   // fp32 outputs (fp32 accumulation-order differences)
 constexpr int kDeterminismRuns = 10;
-constexpr int kSmallSms = 8;  // plans built for few SMs: several segments per CTA
+constexpr int kSmallSms = 8;          // plans built for few SMs: several segments per CTA
 constexpr int32_t kSuiteSwizzle = 3;  // a band width that leaves ragged last bands
 
 const TileShape kTile = kDefaultTile;
