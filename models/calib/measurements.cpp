@@ -152,6 +152,12 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
       throw std::invalid_argument(where + ": decomposition must name one schedule, got '" +
                                   m.schedule + "'");
     }
+    // lastwave-bench's tile swizzle: the calibration replans each row with the planners' plain
+    // raster, so a swizzled row would be fitted as a plan it did not run.
+    if (col.count("swizzle") && parse_number(cell("swizzle"), "swizzle", where) != 1) {
+      throw std::invalid_argument(where + ": swizzle " + cell("swizzle") +
+                                  ": calibration fits plain-raster plans (swizzle 1) only");
+    }
     if (col.count("tile")) m.tile = parse_tile_cell(cell("tile"), where);
     if (col.count("cluster") && !cell("cluster").empty()) {
       m.cluster = parse_cluster_cell(cell("cluster"), where);

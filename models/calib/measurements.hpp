@@ -34,7 +34,7 @@ const std::vector<std::string>& required_measurement_columns();
 
 // Reads one CSV. Rows with ok=0 (when that column exists) are skipped and counted in *skipped.
 // Throws std::invalid_argument "FILE:LINE: ..." on a missing column, a non-numeric or non-finite
-// value, an unknown decomposition or reduction.
+// value, an unknown decomposition or reduction, a swizzle other than 1.
 std::vector<Measurement> read_measurements(const std::string& path, int64_t* skipped = nullptr);
 
 // Reads all files; also rejects duplicate (m, n, k, sms, decomposition, reduction, tile, cluster)

@@ -27,6 +27,9 @@ const char* kHeader =
     "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
     "rel_err,sm_clock_mhz\n";
 const char* kGood = "1024,1024,1024,132,dp,deterministic,1,64,0.02,0.02,0.02,100,0.01,0,1980\n";
+// Lengths of kHeader and kGood without their newline (where a column is appended).
+const size_t kHeaderLength = std::string(kHeader).size() - 1;
+const size_t kRowLength = std::string(kGood).size() - 1;
 
 std::string error_of(const std::string& path) {
   try {
@@ -108,6 +111,16 @@ TEST_CASE("bad measurement files name file and line") {
 
   const auto ragged = write(dir, "ragged.csv", std::string(kHeader) + "1024,1024\n");
   CHECK(error_of(ragged).find(ragged + ":2: expected 15 values") == 0);
+
+  // lastwave-bench's swizzle column: 1 reads as before, another swizzle is refused (the fit would
+  // replan the row as a plain raster).
+  const std::string swizzled_header = std::string(kHeader).insert(kHeaderLength, ",swizzle");
+  const std::string good = std::string(kGood).insert(kRowLength, ",1");
+  const auto plain = write(dir, "swizzle1.csv", swizzled_header + good);
+  CHECK(error_of(plain).empty());
+  const auto swizzled =
+      write(dir, "swizzle4.csv", swizzled_header + std::string(kGood).insert(kRowLength, ",4"));
+  CHECK(error_of(swizzled).find(swizzled + ":2: swizzle 4: calibration fits plain-raster") == 0);
 
   const auto empty = write(dir, "empty.csv", "");
   CHECK(error_of(empty).find(empty) == 0);
