@@ -94,6 +94,9 @@ int main(int argc, char** argv) {
       "shuffle", po::value(&shuffle),
       "time each shape's configurations in a random order drawn from this seed (default 0: in "
       "the order given; the card's heat carries from one run to the next)")(
+      "cublas-each",
+      "time cuBLAS again right after each configuration, for that row's cublas_ms (default: once "
+      "per shape, before its configurations; long runs heat the card between the two)")(
       "out", po::value(&out), "CSV output file (default stdout)")(
       "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)")(
       "model", po::value(&model),
@@ -170,6 +173,7 @@ int main(int argc, char** argv) {
     opt.reps = reps;
     opt.warmup = warmup;
     opt.shuffle_seed = shuffle;
+    opt.cublas_each = vm.count("cublas-each") > 0;
     opt.trace_path = trace;
     if (!sms_list.empty()) sms = parse_int_list(sms_list, "--sms");
     // Plan every configuration before touching the GPU (CUDA-free validation of shapes/names).

@@ -223,6 +223,24 @@ struct ShapeInputs {
         c_trace(mn) {}
 };
 
+// cuBLAS's median on the shape, by the same protocol as the kernels (its output is the reference).
+double time_cublas(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
+                   const BenchOptions& opt) {
+  const Problem& p = in.shape;
+  return summarize(time_samples(s, flush, opt.warmup, opt.reps,
+                                [&] { blas.gemm(p.m, p.n, p.k, in.a.p, in.b.p, in.c_ref.p); }))
+      .median;
+}
+
+// The row's cuBLAS time: the shape's, or with --cublas-each cuBLAS timed again right after the
+// row's configuration was (a configuration that could not run is not re-timed against).
+void set_cublas(ResultRow& r, ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
+                const BenchOptions& opt) {
+  const bool timed = r.median_ms > 0;
+  r.cublas_ms = opt.cublas_each && timed ? time_cublas(in, s, blas, flush, opt) : in.blas_ms;
+  r.cublas_tflops = tflops(in.shape, r.cublas_ms);
+}
+
 // Random inputs, cuBLAS (checked fully written, then timed) and the FP64 reference if small.
 void prepare(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
              const BenchOptions& opt, Fp64Cache& fp64) {
@@ -234,9 +252,7 @@ void prepare(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
   blas.gemm(p.m, p.n, p.k, in.a.p, in.b.p, in.c_ref.p);
   const Comparison self = compare(in.c_ref.p, in.c_ref.p, in.mn, kBf16Bytes, s);
   if (self.nonfinite != 0) throw std::runtime_error("cuBLAS left non-finite outputs");
-  in.blas_ms = summarize(time_samples(s, flush, opt.warmup, opt.reps, [&] {
-                 blas.gemm(p.m, p.n, p.k, in.a.p, in.b.p, in.c_ref.p);
-               })).median;
+  in.blas_ms = time_cublas(in, s, blas, flush, opt);
   if (p.m * p.n * p.k > opt.fp64_limit) return;
   const auto key = std::make_tuple(p.m, p.n, p.k);
   if (!fp64.count(key)) {
@@ -353,7 +369,7 @@ namespace {
 // The --decomposition auto rows of a shape: the simulator's pick (and with --top its next
 // fastest configs), each run and timed like any config, in the simulator's order.
 std::vector<ResultRow> run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t sms, cudaStream_t s,
-                                L2Flusher& flush, const BenchOptions& opt) {
+                                CublasRef& blas, L2Flusher& flush, const BenchOptions& opt) {
   std::vector<ResultRow> rows;
   for (const BestChoice& b : chooser.pick(in.shape)) {
     ResultRow& r = rows.emplace_back();
@@ -361,8 +377,6 @@ std::vector<ResultRow> run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t s
     r.sms = sms;
     r.schedule = "auto";
     r.mainloop = "wgmma";
-    r.cublas_ms = in.blas_ms;
-    r.cublas_tflops = tflops(in.shape, in.blas_ms);
     r.tile = b.tile;
     r.cluster = b.cluster;
     r.picked = b.schedule;
@@ -370,6 +384,7 @@ std::vector<ResultRow> run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t s
     r.auto_rank = static_cast<int64_t>(rows.size());
     const Config cfg{b.tile, b.cluster, b.schedule, cuda::Mainloop::Wgmma};
     run_config(cfg, in, sms, s, flush, opt, "auto", r);
+    set_cublas(r, in, s, blas, flush, opt);
   }
   return rows;
 }
@@ -394,7 +409,7 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
     prepare(in, s, blas, flush, opt, fp64);
     if (chooser) {
       ++shape_index;
-      for (const ResultRow& r : run_auto(*chooser, in, sms, s, flush, opt)) {
+      for (const ResultRow& r : run_auto(*chooser, in, sms, s, blas, flush, opt)) {
         rows.push_back(r);
         log_row(r);
       }
@@ -409,14 +424,13 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       r.cluster = cfg.cluster;
       r.swizzle = cfg.swizzle;
       r.mainloop = cuda::mainloop_name(cfg.mainloop);
-      r.cublas_ms = in.blas_ms;
-      r.cublas_tflops = tflops(shape, in.blas_ms);
       std::string label = cfg.schedule;
       if (label_tile) label += "-" + tile_text(cfg.tile);
       if (opt.clusters.size() > 1) label += "-c" + cluster_text(cfg.cluster);
       if (label_ml) label += "-" + r.mainloop;
       if (opt.swizzles.size() > 1) label += "-s" + std::to_string(cfg.swizzle);
       run_config(cfg, in, sms, s, flush, opt, label, r);
+      set_cublas(r, in, s, blas, flush, opt);
       log_row(r);
       rows.push_back(r);
     }
