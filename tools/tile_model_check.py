@@ -25,7 +25,7 @@ def predictions(lastwave, tiles, decompositions):
                               "--tile", t, "--schedule", ",".join(decompositions), "--model", MODEL,
                               "--format", "csv"], capture_output=True, text=True, check=True)
         for p in csv.DictReader(io.StringIO(out.stdout)):
-            if p["makespan"] != "deadlock":
+            if p.get("status", "ok") == "ok":  # not deadlocked, not refused
                 pred[(p["m"], p["n"], p["k"], p["schedule"], t)] = float(p["makespan"])
     return pred
 

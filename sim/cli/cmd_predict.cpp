@@ -77,12 +77,12 @@ constexpr double kRelevantChange = 0.01;
 // The undetermined parameter is halved and doubled to see whether a case depends on it.
 constexpr double kProbeFactors[] = {0.5, 2.0};
 
-// Refuses (std::invalid_argument, exit 2) when the model file lists parameters its calibration
-// did not determine and one of them moves a requested case.
+// Marks refused (PredictRow::refused) every row that a parameter the model file lists as not
+// determined by its calibration moves by more than kRelevantChange; the other rows stand.
 // `rerun` gives the same rows under another setup (the model with one parameter probed).
 using Rerun = std::function<std::vector<PredictRow>(const PredictSetup&)>;
 void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu, const PredictSetup& setup,
-                         const std::vector<PredictRow>& rows, ModelFile f, const Rerun& rerun) {
+                         std::vector<PredictRow>& rows, ModelFile f, const Rerun& rerun) {
   for (const auto& [k, v] : parse_param_overrides(vm["param"].as<std::string>())) f.params[k] = v;
   for (const auto& param : f.undetermined) {
     for (const double factor : kProbeFactors) {
@@ -96,13 +96,13 @@ void refuse_undetermined(const po::variables_map& vm, const GpuSpec& gpu, const 
       const auto moved = rerun(s);
       for (size_t i = 0; i < rows.size(); ++i) {
         const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
-        if (!rows[i].deadlock && !(change <= kRelevantChange)) {
+        if (!rows[i].deadlock && rows[i].refused.empty() && !(change <= kRelevantChange)) {
           const Problem& p = rows[i].problem;
-          throw std::invalid_argument(
-              "model " + vm["model"].as<std::string>() + ": parameter '" + param +
-              "' was not determined by its calibration data and moves " + std::to_string(p.m) +
-              "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + " " + rows[i].schedule +
-              " by more than 1 %; refit on data that exercises it");
+          rows[i].refused = "model " + vm["model"].as<std::string>() + ": parameter '" + param +
+                            "' was not determined by its calibration data and moves " +
+                            std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+                            std::to_string(p.k) + " " + rows[i].schedule +
+                            " by more than 1 %; refit on data that exercises it";
         }
       }
     }
@@ -161,28 +161,72 @@ std::vector<PredictRow> flatten(const std::vector<std::vector<PredictRow>>& bloc
   return rows;
 }
 
+// Puts flatten()'s rows back into their blocks (same sizes, same order).
+void unflatten(const std::vector<PredictRow>& rows, std::vector<std::vector<PredictRow>>& blocks) {
+  size_t next = 0;
+  for (auto& b : blocks) {
+    for (auto& r : b) r = rows.at(next++);
+  }
+  if (next != rows.size()) throw std::logic_error("predict: ranked rows out of step");
+}
+
+// One line on the refused rows (empty if none); with `strict` the first refusal is an error.
+std::string refusal_summary(const std::vector<PredictRow>& rows, bool strict) {
+  size_t refused = 0;
+  const PredictRow* first = nullptr;
+  for (const PredictRow& r : rows) {
+    if (r.refused.empty()) continue;
+    ++refused;
+    if (!first) first = &r;
+  }
+  if (!first) return "";
+  if (strict) throw std::invalid_argument(first->refused);
+  return std::to_string(refused) + " of " + std::to_string(rows.size()) +
+         " rows refused (status 'refused'; --strict makes it an error), the first: " +
+         first->refused;
+}
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
 }
 
-// `ranked` (--top given): a last column `rank` (1 = fastest of `best`; 0 for other schedules).
+// ok (answered), deadlock (the plan cannot finish) or refused (the model cannot answer it).
+std::string row_status(const PredictRow& r) {
+  if (!r.refused.empty()) return "refused";
+  return r.deadlock ? "deadlock" : "ok";
+}
+
+// A CSV cell: as is, or quoted (quotes doubled) when it holds a comma or a quote.
+std::string csv_quoted(const std::string& text) {
+  if (text.find_first_of(",\"") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// `ranked` (--top given): a column `rank` (1 = fastest of `best`; 0 for other schedules). Every
+// row ends with its status and, when refused, the reason.
 std::string render_csv(const std::vector<PredictRow>& rows, bool physical, bool ranked) {
   std::ostringstream o;
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
        "efficiency,makespan_factor"
-    << (physical ? ",makespan_us" : "") << ",tile,cluster" << (ranked ? ",rank" : "") << "\n";
+    << (physical ? ",makespan_us" : "") << ",tile,cluster" << (ranked ? ",rank" : "")
+    << ",status,reason\n";
   for (const auto& r : rows) {
+    const std::string status = row_status(r);
+    const bool timed = status == "ok", refused = !r.refused.empty();
     o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
-      << ',' << r.sk_units << ',' << r.grid << ','
-      << (r.deadlock ? "deadlock" : fmt("%.4f", r.makespan)) << ',' << fmt("%.4f", r.ideal) << ','
-      << (r.deadlock ? "0" : fmt("%.4f", r.efficiency)) << ',' << fmt("%.6f", r.makespan_factor);
-    if (physical) o << ',' << (r.deadlock ? "deadlock" : fmt("%.3f", r.makespan));
+      << ',' << r.sk_units << ',' << r.grid << ',' << (timed ? fmt("%.4f", r.makespan) : status)
+      << ',' << (refused ? status : fmt("%.4f", r.ideal)) << ','
+      << (timed ? fmt("%.4f", r.efficiency) : "0") << ','
+      << (refused ? status : fmt("%.6f", r.makespan_factor));
+    if (physical) o << ',' << (timed ? fmt("%.3f", r.makespan) : status);
     o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster);
     if (ranked) o << ',' << r.rank;
-    o << "\n";
+    o << ',' << status << ',' << csv_quoted(r.refused) << "\n";
   }
   return o.str();
 }
@@ -210,6 +254,13 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
                         {"tile", tile_text(r.tile)},
                         {"cluster", cluster_text(r.cluster)}};
     j["reduction"] = r.reduction;  // what the simulated plan does
+    j["status"] = row_status(r);
+    if (!r.refused.empty()) {
+      j["reason"] = r.refused;
+      for (const char* key : {"makespan", "ideal", "efficiency", "makespan_factor"}) {
+        j[key] = nullptr;  // the model's numbers for a row it cannot answer
+      }
+    }
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
     if (r.rank > 0) j["rank"] = r.rank;
     out.push_back(j);
@@ -240,7 +291,7 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
     const PredictRow& first = block.front();
     o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on " << gpu_name
       << ": " << first.tiles << " tiles x " << first.k_tiles << " iters, ideal makespan "
-      << fmt("%.1f", first.ideal) << " " << unit << "\n";
+      << (first.refused.empty() ? fmt("%.1f", first.ideal) + " " + unit : "refused") << "\n";
     size_t width = kLabelWidth;  // every label of the block, so its columns line up
     for (const PredictRow& r : block) width = std::max(width, table_label(r).size());
     double fastest = 0;  // the rank-1 row's makespan
@@ -248,6 +299,11 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
       const std::string label = table_label(r);
       const int w = static_cast<int>(width);
       char line[512];
+      if (!r.refused.empty()) {  // whole, however long the reason
+        o << "  " << label << std::string(width - label.size(), ' ') << " REFUSED: " << r.refused
+          << "\n";
+        continue;
+      }
       if (r.deadlock) {
         std::snprintf(line, sizeof line, "  %-*s DEADLOCK: %s\n", w, label.c_str(),
                       r.deadlock_report.c_str());
@@ -256,10 +312,11 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
                       100.0 * r.efficiency);
       }
       o << line;
-      if (r.rank == 1) fastest = r.makespan;
-      if (r.rank > 1 && fastest > 0)
+      const bool timed = row_status(r) == "ok";
+      if (r.rank == 1 && timed) fastest = r.makespan;
+      if (r.rank > 1 && fastest > 0 && timed)
         o << fmt("  %+.1f %% vs #1", 100.0 * (r.makespan / fastest - 1));
-      if (!r.deadlock) o << "\n";
+      if (timed) o << "\n";
     }
     o << "\n";
   }
@@ -290,6 +347,9 @@ int cmd_predict(int argc, char** argv) {
       "trace", po::value<std::string>(),
       "write the simulated timeline (one shape, one schedule) as Chrome-trace JSON")(
       "quiet,q", "no progress line on stderr")(
+      "strict",
+      "a row the model cannot answer (refused) is an error: exit 2, nothing written (default: "
+      "its row says refused and why, the others are answered, a summary goes to stderr)")(
       "top", po::value<int64_t>(),
       "with --schedule best: list its K fastest plans (tile x cluster x decomposition), each "
       "with its time against the fastest");
@@ -323,19 +383,21 @@ int cmd_predict(int argc, char** argv) {
   if (vm.count("top")) {
     simulated.erase(std::remove(simulated.begin(), simulated.end(), "best"), simulated.end());
   }
-  const auto rows = predict_all(shapes, simulated, setup, &progress);
-  const auto ranked =
+  auto rows = predict_all(shapes, simulated, setup, &progress);
+  auto ranked =
       vm.count("top") ? rank_all(shapes, top, setup) : std::vector<std::vector<PredictRow>>{};
-  const auto blocks = shape_blocks(shapes.size(), schedules, simulated, rows, ranked);
   if (const ModelFile* file = fitted_model_file(vm)) {
     refuse_undetermined(vm, gpu, setup, rows, *file,
                         [&](const PredictSetup& s) { return predict_all(shapes, simulated, s); });
-    const std::vector<PredictRow> listed = flatten(ranked);
+    std::vector<PredictRow> listed = flatten(ranked);
     refuse_undetermined(vm, gpu, setup, listed, *file,
                         [&](const PredictSetup& s) { return rerun_configs(listed, s); });
+    unflatten(listed, ranked);
     warn_outside_calibration("predict", *file, vm["model"].as<std::string>(), gpu, shapes,
                              setup.tile, schedules);
   }
+  const auto blocks = shape_blocks(shapes.size(), schedules, simulated, rows, ranked);
+  const std::string refusals = refusal_summary(flatten(blocks), vm.count("strict") > 0);
   const bool physical = model->time_unit() == "us";
   std::string text;
   if (format == "csv") {
@@ -346,7 +408,7 @@ int cmd_predict(int argc, char** argv) {
     text = render_table(blocks, model->time_unit(),
                         gpu.name + " (" + std::to_string(gpu.sms) + " SMs)");
   }
-  if (vm.count("trace")) {
+  if (vm.count("trace") && refusals.empty()) {  // a refused row's timeline is not written either
     Simulator sim;
     std::vector<SegmentRecord> timeline;
     const PredictRow row = predict(shapes[0], schedules[0], setup, sim, &timeline);
@@ -358,6 +420,10 @@ int cmd_predict(int argc, char** argv) {
                           trace_document(timeline, plan, meta).dump() + "\n");
   }
   emit(vm, text);
+  if (!refusals.empty()) {
+    std::cerr << "lastwave predict: " << refusals
+              << (vm.count("trace") ? " (no trace written)" : "") << "\n";
+  }
   return 0;
 }
 

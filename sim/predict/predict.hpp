@@ -28,6 +28,8 @@ struct PredictRow : PlanSummary {
   bool deadlock = false;
   std::string deadlock_report;
   int64_t rank = 0;  // predict_ranked(): 1 = the fastest plan; 0 = not ranked
+  // Why the model cannot answer this row (its times are not to be used); empty: answered.
+  std::string refused;
 };
 
 struct PredictSetup {

@@ -40,27 +40,51 @@ expect_error "short_row.csv:2: missing column" predict --gpu h200 --shapes "$tmp
 expect_error "no shapes" predict --gpu h200 --shapes "$tmp/no_rows.csv"
 expect_error "cannot read" predict --gpu h200 --shapes "$tmp/missing.csv"
 expect_error "unknown cost model" predict --gpu h200 --m 128 --n 128 --k 128 --model nope
-# A model whose calibration did not determine iter_unaligned_us: refused (exit 2) where K % 8 != 0
-# (the parameter moves the case), accepted where K % 8 == 0 (it does not).
+# A model whose calibration did not determine iter_unaligned_us: with --strict, refused (exit 2)
+# where K % 8 != 0 (the parameter moves the case), accepted where K % 8 == 0 (it does not).
 printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"]}\n' \
   >"$tmp/undetermined.json"
 expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
-  --schedule dp --model "$tmp/undetermined.json"
+  --schedule dp --model "$tmp/undetermined.json" --strict --out "$tmp/strict.csv"
+if [[ -e "$tmp/strict.csv" ]]; then
+  echo "FAIL: predict --strict wrote its output although a row was refused"
+  failures=$((failures + 1))
+fi
 "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule dp --model "$tmp/undetermined.json" \
-  >"$tmp/out" 2>"$tmp/err"
+  --strict >"$tmp/out" 2>"$tmp/err"
 rc=$?
 "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp --model "$tmp/undetermined.json" \
-  >/dev/null 2>&1
+  --strict >/dev/null 2>&1
 rc_bad=$?
 if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
   echo "FAIL: undetermined-parameter model: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
   failures=$((failures + 1))
 fi
+# Without --strict every row is answered: a batch with one misaligned K gives its rows, the
+# misaligned one with status refused and the reason, exit 0, one summary line on stderr.
+printf 'm,n,k\n512,512,1000\n512,512,1001\n1024,256,4096\n' >"$tmp/mixed.csv"
+"$lastwave" predict --gpu h200 --shapes "$tmp/mixed.csv" --schedule dp,streamk \
+  --model "$tmp/undetermined.json" --format csv -q >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok_rows=$(grep -c ',ok,$' "$tmp/out")
+refused_rows=$(grep -c "^512,512,1001,132,[a-z]*,[A-Za-z]*,16,16,[0-9]*,[0-9]*,[0-9]*,refused,refused,0,refused,refused,.*,refused,model .*iter_unaligned_us' was not determined" "$tmp/out")
+if [[ $rc -ne 0 || $(wc -l <"$tmp/out") -ne 7 || $ok_rows -ne 4 || $refused_rows -ne 2 ||
+  $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -q "^lastwave predict: 2 of 6 rows refused" "$tmp/err"; then
+  echo "FAIL: predict batch with a refused row: rc=$rc, ok rows $ok_rows, refused rows $refused_rows"
+  cat "$tmp/out" "$tmp/err"
+  failures=$((failures + 1))
+fi
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp --model "$tmp/undetermined.json" \
+  --format json -q >"$tmp/out" 2>/dev/null
+if ! grep -q '"status": "refused"' "$tmp/out" || ! grep -q '"makespan": null' "$tmp/out"; then
+  echo "FAIL: a refused row in JSON has no status 'refused' or a makespan"
+  failures=$((failures + 1))
+fi
 # The same for best's ranked plans (--top): each listed config is probed too.
 expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
-  --schedule best --top 3 --tile 128x128x64 --model "$tmp/undetermined.json"
+  --schedule best --top 3 --tile 128x128x64 --model "$tmp/undetermined.json" --strict
 if ! "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule best --top 3 \
-  --tile 128x128x64 --model "$tmp/undetermined.json" >/dev/null 2>&1; then
+  --tile 128x128x64 --model "$tmp/undetermined.json" --strict >/dev/null 2>&1; then
   echo "FAIL: undetermined-parameter model with --top: aligned K refused"
   failures=$((failures + 1))
 fi
@@ -83,10 +107,10 @@ printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":
   '"residual_trees":{"base":0.5,"features":["m","n","k","tile_m","tile_n","cluster_ctas","k_align","n_align","sms","cta_tiles","k_tiles","grid_ctas","waves","wave_fraction","split_mode","splits","split_tiles","split_units","dp_tiles","separate_reduction"],"trees":[]}' \
   >"$tmp/undetermined-trees.json"
 "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule dp \
-  --model "$tmp/undetermined-trees.json" >/dev/null 2>&1
+  --model "$tmp/undetermined-trees.json" --strict >/dev/null 2>&1
 rc=$?
 "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
-  --model "$tmp/undetermined-trees.json" >/dev/null 2>&1
+  --model "$tmp/undetermined-trees.json" --strict >/dev/null 2>&1
 rc_bad=$?
 if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
   echo "FAIL: undetermined parameter + residual trees: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
