@@ -77,16 +77,11 @@ __device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value
   return spent;
 }
 
-// A Final segment waits for its peers a group at a time (one thread polls each flag, then one
-// barrier) before it adds their slots, so the flags' latency and the barrier are paid once per
-// group, not once per peer. (The simulator still loads each slot as its flag rises.)
-constexpr int64_t kPeerGroup = 8;  // peers (slots) per group
+// Peers a Final segment waits for at once (one thread polls each flag, then one barrier) before
+// it adds their slots: the flags' latency and the barrier are paid once per group, not per peer.
+// (The simulator still loads each slot as soon as its flag rises.)
+constexpr int kPeerGroup = 8;
 static_assert(kPeerGroup <= kFragThreads, "a thread per peer flag");
-
-// End (exclusive, in slots loaded) of the peer group of `s` that starts after `loaded` slots.
-__device__ __forceinline__ int64_t peer_group_end(const Segment& s, int64_t loaded) {
-  return loaded + kPeerGroup < s.load_slots ? loaded + kPeerGroup : s.load_slots;
-}
 
 // The layout's first `count` threads each spin until the flag of slot `first + i` (as cluster rank
 // `rank`) is >= value (acquire) and re-arm it (see rearm_flag), then its threads sync. Returns ns
@@ -148,10 +143,10 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
       break;
     case Role::Final:
       if (plan.storage == FixupStorage::Slots) {
-        for (int64_t j0 = 0, end = 0; j0 < s.load_slots; j0 = end) {
-          end = peer_group_end(s, j0);
-          waited += wait_peers<L>(plan, p, s.slot + j0, end - j0, rank, s.wait_value, traced);
-          for (int64_t j = j0; j < end; ++j) {  // k order: deterministic
+        for (int64_t j0 = 0; j0 < s.load_slots; j0 += kPeerGroup) {
+          const int64_t left = s.load_slots - j0, group = left < kPeerGroup ? left : kPeerGroup;
+          waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);
+          for (int64_t j = j0; j < j0 + group; ++j) {  // k order: deterministic
             add_slot<L>(slot_ptr<L>(p, cta_slot(plan, s.slot + j, rank)), acc);
           }
         }
