@@ -161,8 +161,9 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
 GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out, bool traced,
                            Mainloop mainloop)
     : plan_(plan), out_(out), traced_(traced), mainloop_(mainloop), last_(mainloop) {
-  if (mainloop == Mainloop::Wgmma && plan.problem.k % kRowAlignElems != 0 &&
-      !kernel_runs_config(plan.tile, plan.cluster, plan.problem.k)) {
+  constexpr int64_t kTmaElemAlign = 8;  // TMA needs 16-byte row strides
+  if (mainloop == Mainloop::Wgmma && (!is_mma_tile(plan.tile) || cluster_size(plan) != 1) &&
+      plan.problem.k % kTmaElemAlign != 0) {
     throw std::invalid_argument("tile " + tile_text(plan.tile) + " cluster " +
                                 cluster_text(plan.cluster) +
                                 " needs K % 8 == 0 (TMA row pitch); only 128x128x64 without a "

@@ -107,18 +107,4 @@ constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
          a_slice % kSwizzleAtomRows == 0;
 }
 
-// Elements per 16 bytes of a bf16 operand row: the TMA (and 16-byte cp.async) needs K to be a
-// multiple of it. Below that only the mma kernel (ladder step 1) loads the rows, and it has one
-// config: kDefaultTile without a cluster.
-inline constexpr int64_t kRowAlignElems = 8;
-
-// Whether the kernels run tile x cluster on a problem of reduction depth k (cuda/gemm.cu refuses
-// the rest; `best` searches only these).
-constexpr bool kernel_runs_config(const TileShape& t, const ClusterShape& c, int64_t k) {
-  if (!kernel_has_config(t, c)) return false;
-  const bool mma_config =
-      t.m == kDefaultTile.m && t.n == kDefaultTile.n && t.k == kDefaultTile.k && c.m * c.n == 1;
-  return k % kRowAlignElems == 0 || mma_config;
-}
-
 }  // namespace lw

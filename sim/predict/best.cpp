@@ -126,7 +126,7 @@ std::vector<Candidate> search_order(const Problem& problem, const GpuShape& gpu,
   std::vector<Candidate> order;
   for (size_t t = 0; t < tiles.size(); ++t) {
     for (size_t c = 0; c < clusters.size(); ++c) {
-      if (!kernel_runs_config(tiles[t], clusters[c], problem.k)) continue;
+      if (!kernel_has_config(tiles[t], clusters[c])) continue;
       check_config(model, tiles[t], clusters[c]);
       if (resident_clusters(gpu, clusters[c]) < 1) continue;  // needs more SMs than the GPU has
       const double ideal = candidate_ideal(problem, tiles[t], clusters[c], gpu, model);
@@ -137,14 +137,10 @@ std::vector<Candidate> search_order(const Problem& problem, const GpuShape& gpu,
     }
   }
   if (order.empty()) {
-    const std::string misaligned =
-        problem.k % kRowAlignElems == 0
-            ? ""
-            : ", K = " + std::to_string(problem.k) + " is not a multiple of " +
-                  std::to_string(kRowAlignElems) + " and they are not 128x128x64 1x1";
-    throw std::invalid_argument("best: none of these configs runs here (the kernels lack them" +
-                                misaligned + ", or their clusters need more than " +
-                                std::to_string(gpu.sms) + " SMs)");
+    throw std::invalid_argument(
+        "best: none of these configs runs here (the kernels lack them, or "
+        "their clusters need more than " +
+        std::to_string(gpu.sms) + " SMs)");
   }
   std::sort(order.begin(), order.end());
   return order;

@@ -54,29 +54,6 @@ TEST_CASE("best picks the tile whose tile count fills exactly one wave") {
   CHECK(lw::cluster_text(b.cluster) == "1x1");
 }
 
-// K = 4097 (K % 8 != 0): the TMA kernels cannot load such rows, only the mma kernel's 128x128x64
-// without a cluster runs, so best and its ranking keep to that config (K = 4096 above picks
-// 128x120); with only configs that cannot run, best says why in one line.
-TEST_CASE("best searches only the configs the kernels run at this K") {
-  const auto model = unit();
-  const auto all = tiles("all");
-  const lw::Problem misaligned{1408, 1440, 4097};
-  lw::Simulator sim;
-  const auto ranked = lw::rank_best(misaligned, kH200, lw::Reduction::Deterministic, *model, all,
-                                    kAllClusters, 3, sim);
-  REQUIRE(ranked.size() == 3);
-  for (const auto& b : ranked) {
-    REQUIRE(b.found);
-    CHECK(lw::tile_text(b.tile) == "128x128x64");
-    CHECK(lw::cluster_text(b.cluster) == "1x1");
-  }
-  CHECK_THROWS_WITH_AS(lw::choose_best(misaligned, kH200, lw::Reduction::Deterministic, *model,
-                                       tiles("128x256x64"), kAllClusters),
-                       doctest::Contains("is not a multiple of 8"), std::invalid_argument);
-  CHECK_FALSE(lw::kernel_runs_config(lw::TileShape{128, 128, 64}, lw::ClusterShape{2, 1}, 4097));
-  CHECK(lw::kernel_runs_config(lw::TileShape{128, 256, 64}, lw::ClusterShape{2, 1}, 4096));
-}
-
 // With the search restricted to 128x128x64: 132 tiles in one wave, 64 + 2 = 66, the bound above.
 TEST_CASE("the tile filter restricts the search") {
   const auto model = unit();
