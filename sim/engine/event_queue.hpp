@@ -63,16 +63,20 @@ class EventQueue {
 
   // Out-of-range priorities would spill into the insertion counter (or wrap); a NaN time breaks
   // the heap order; a time before the last pop (or before 0) would run time backwards.
+  // The test is inlined into push(); building the message is kept out of the hot path.
   void check(double time, int32_t priority) const {
+    if (priority < 0 || priority > kMaxPriority || !std::isfinite(time) || time < last_popped_) {
+      refuse(time, priority);
+    }
+  }
+  [[noreturn]] __attribute__((cold, noinline)) void refuse(double time, int32_t priority) const {
     if (priority < 0 || priority > kMaxPriority) {
       throw std::out_of_range("event priority " + std::to_string(priority) + " outside [0, " +
                               std::to_string(kMaxPriority) + "]");
     }
-    if (!std::isfinite(time) || time < last_popped_) {
-      throw std::domain_error("event at t=" + std::to_string(time) +
-                              " after an event at t=" + std::to_string(last_popped_) +
-                              " (event times must be finite and never earlier than the last one)");
-    }
+    throw std::domain_error("event at t=" + std::to_string(time) +
+                            " after an event at t=" + std::to_string(last_popped_) +
+                            " (event times must be finite and never earlier than the last one)");
   }
 
   TimeBuckets<Item> buckets_;
