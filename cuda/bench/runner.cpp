@@ -21,6 +21,7 @@
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/predict/best.hpp"
 #include "sim/util/atomic_file.hpp"
+#include "sim/util/csv_field.hpp"
 
 namespace lw::bench {
 
@@ -116,13 +117,6 @@ std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
          "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle\n";
-}
-
-// A reason is free text: keep it one CSV field.
-std::string csv_field(std::string text) {
-  for (char& c : text)
-    if (c == ',' || c == '\n' || c == '"') c = ';';
-  return text;
 }
 
 std::string csv_row(const ResultRow& r) {

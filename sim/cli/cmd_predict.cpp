@@ -18,6 +18,7 @@
 #include "sim/predict/predict.hpp"
 #include "sim/trace/trace_json.hpp"
 #include "sim/util/atomic_file.hpp"
+#include "sim/util/csv_field.hpp"
 
 namespace lw::cli {
 
@@ -198,14 +199,6 @@ std::string row_status(const PredictRow& r) {
   return r.deadlock ? "deadlock" : "ok";
 }
 
-// A CSV cell: as is, or quoted (quotes doubled) when it holds a comma or a quote.
-std::string csv_quoted(const std::string& text) {
-  if (text.find_first_of(",\"") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 // `ranked` (--top given): a column `rank` (1 = fastest of `best`; 0 for other schedules). Every
 // row ends with its status and, when refused, the reason.
 std::string render_csv(const std::vector<PredictRow>& rows, bool physical, bool ranked) {
@@ -221,12 +214,14 @@ std::string render_csv(const std::vector<PredictRow>& rows, bool physical, bool 
       << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
       << ',' << r.sk_units << ',' << r.grid << ',' << (timed ? fmt("%.4f", r.makespan) : status)
       << ',' << (refused ? status : fmt("%.4f", r.ideal)) << ','
-      << (timed ? fmt("%.4f", r.efficiency) : "0") << ','
-      << (refused ? status : fmt("%.6f", r.makespan_factor));
+      << (timed     ? fmt("%.4f", r.efficiency)
+          : refused ? status
+                    : "0")
+      << ',' << (refused ? status : fmt("%.6f", r.makespan_factor));
     if (physical) o << ',' << (timed ? fmt("%.3f", r.makespan) : status);
     o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster);
     if (ranked) o << ',' << r.rank;
-    o << ',' << status << ',' << csv_quoted(r.refused) << "\n";
+    o << ',' << status << ',' << csv_field(r.refused) << "\n";
   }
   return o.str();
 }
