@@ -108,6 +108,8 @@ class CostModel {
   // others in config_error, so that `best` never picks a config no measurement covered. Default:
   // ignored.
   virtual void set_fitted_clusters(const std::vector<ClusterShape>&) {}
+  // The tiles the parameters were fitted on (a model file's "tiles"), likewise. Default: ignored.
+  virtual void set_fitted_tiles(const std::vector<TileShape>&) {}
 
   // The learned correction of the simulated makespan (a model file's "residual_trees"): the
   // simulator multiplies the makespan of plan `p` on `sms` SMs by makespan_factor(p, sms) (1

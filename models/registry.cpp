@@ -91,6 +91,32 @@ std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues
 
 namespace {
 
+// The kernel tiles before the narrow 64x32, 64x64 and 128x64 (issue 29): every calibrated model
+// file written before calibrate recorded its "tiles" was fitted on campaigns of these at most, and
+// `best` searched exactly these under it.
+constexpr TileShape kTilesBeforeNarrow[] = {
+    {64, 128, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64}, {128, 120, 64},
+    {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64},
+    {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {256, 128, 64},
+};
+
+// A model file's "tiles": an array of tile names, each one the kernels have.
+std::vector<TileShape> read_tile_list(const nlohmann::json& list, const std::string& where) {
+  if (!list.is_array() || list.empty()) {
+    throw std::invalid_argument(where + ": \"tiles\" must be a non-empty array of \"MxNxK\"");
+  }
+  std::vector<TileShape> out;
+  for (const auto& name : list) {
+    if (!name.is_string()) throw std::invalid_argument(where + ": bad \"tiles\" entry");
+    try {
+      for (const TileShape& t : parse_kernel_tiles(name.get<std::string>())) out.push_back(t);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + ": \"tiles\": " + e.what());
+    }
+  }
+  return out;
+}
+
 // A model file's "clusters": an array of "MxN" names, each one the kernels launch with.
 std::vector<ClusterShape> read_cluster_list(const nlohmann::json& list, const std::string& where) {
   if (!list.is_array() || list.empty()) {
@@ -142,6 +168,11 @@ ModelFile read_model_file(const std::string& path) {
     f.has_tile = true;
   }
   if (j.contains("clusters")) f.clusters = read_cluster_list(j["clusters"], where);
+  if (j.contains("tiles")) {
+    f.tiles = read_tile_list(j["tiles"], where);
+  } else if (f.model == "calibrated") {
+    f.tiles.assign(std::begin(kTilesBeforeNarrow), std::end(kTilesBeforeNarrow));
+  }
   if (j.contains("residual_trees")) {
     f.residual =
         std::make_shared<const ResidualTrees>(ResidualTrees::from_json(j["residual_trees"], where));
@@ -170,6 +201,7 @@ std::unique_ptr<CostModel> make_model_from_file(ModelFile f, const ParamValues& 
   auto model = info.make(resolve_params(info, f.params), gpu);
   if (f.has_tile) model->set_fitted_tile(f.tile);
   if (!f.clusters.empty()) model->set_fitted_clusters(f.clusters);
+  if (!f.tiles.empty()) model->set_fitted_tiles(f.tiles);
   if (f.residual) model->set_residual_trees(f.residual);
   return model;
 }

@@ -83,6 +83,9 @@ struct ModelFile {
   bool has_tile = false;  // "tile": the tile the parameters were fitted for
   TileShape tile = kDefaultTile;
   std::vector<ClusterShape> clusters;  // "clusters": those its measurements covered (empty: any)
+  // "tiles": those its measurements covered; a calibrated file without the list predates it and
+  // the narrow tiles (kTilesBeforeNarrow).
+  std::vector<TileShape> tiles;
   // "residual_trees": the learned makespan correction (models/residual), or null.
   std::shared_ptr<const ResidualTrees> residual;
   std::string gpu;               // "gpu": the preset the measurements ran on ("": not recorded)

@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("--swizzle applies to the listed decompositions, not auto");
     }
     if (opt.auto_pick && vm.count("cluster")) opt.auto_clusters = opt.clusters;
+    if (opt.auto_pick && vm.count("tile")) opt.auto_tiles = opt.tiles;
     if (reps < 1 || warmup < 0) throw std::invalid_argument("--reps must be >= 1, --warmup >= 0");
     opt.reps = reps;
     opt.warmup = warmup;

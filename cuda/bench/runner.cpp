@@ -93,6 +93,8 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
     TracedCta tc;
     tc.cta = c;
     tc.smid = t.ctas[static_cast<size_t>(c)].smid;
+    tc.t_entry = t.ctas[static_cast<size_t>(c)].t_entry;
+    tc.t_exit = t.ctas[static_cast<size_t>(c)].t_exit;
     const auto& w = walk[static_cast<size_t>(c / cluster_size(plan))];
     for (size_t i = 0; i < w.size(); ++i) {
       tc.segments.emplace_back(w[i], t.segments[static_cast<size_t>(c * t.max_segments) + i]);
@@ -109,6 +111,7 @@ void write_trace(const Plan& plan, const cuda::TraceResult& t, const TraceMeta& 
     ctas.push_back(std::move(tc));
   }
   write_file_atomically(path, trace_to_json(plan, ctas, meta).dump() + "\n");
+  std::fprintf(stderr, "trace %s: %s\n", path.c_str(), fixed_cost_text(ctas).c_str());
 }
 
 }  // namespace
@@ -170,13 +173,14 @@ class AutoChooser {
     spec_ = gpu_with_sms(sms, &preset);
     model_ = make_model_from_file(opt.model_path, {}, spec_);
     clusters_ = opt.auto_clusters.empty() ? model_clusters(*model_) : opt.auto_clusters;
+    tiles_ = opt.auto_tiles.empty() ? model_tiles(*model_) : opt.auto_tiles;
   }
   // The simulator's auto_top fastest configs for `shape`, its pick first; throws
   // std::invalid_argument when nothing can be chosen.
   std::vector<BestChoice> pick(const Problem& shape) {
     const GpuShape gpu{sms_, spec_.ctas_per_sm, 0};
     const std::vector<BestChoice> ranked =
-        rank_best(shape, gpu, opt_.reduction, *model_, opt_.tiles, clusters_,
+        rank_best(shape, gpu, opt_.reduction, *model_, tiles_, clusters_,
                   static_cast<size_t>(opt_.auto_top), sim_);
     if (!ranked.front().found) {
       throw std::invalid_argument("auto: every candidate deadlocks in the simulator");
@@ -191,6 +195,7 @@ class AutoChooser {
   GpuSpec spec_;
   std::unique_ptr<CostModel> model_;
   std::vector<ClusterShape> clusters_;
+  std::vector<TileShape> tiles_;
   Simulator sim_;
 };
 

@@ -34,12 +34,13 @@ struct BenchOptions {
   int64_t fp64_limit = int64_t{1} << 27;  // M*N*K up to which an FP64 host check runs
   double tolerance = 1e-2;                // max relative Frobenius error
   // --decomposition auto: per shape and partition the simulator picks tile x cluster x
-  // decomposition under this fitted model (in-process, sim/predict/best.hpp) from `tiles` x
+  // decomposition under this fitted model (in-process, sim/predict/best.hpp) from `auto_tiles` x
   // `auto_clusters`, and the row records its prediction.
   bool auto_pick = false;
   std::string model_path;
   std::string gpu = "h200";                 // preset the model's partition is derived from
   std::vector<ClusterShape> auto_clusters;  // empty = every cluster the model can cost
+  std::vector<TileShape> auto_tiles;        // empty = every tile the model can cost
   // --top K: auto runs the simulator's K fastest configs of each shape (rank_best), a row each.
   int64_t auto_top = 1;
 };

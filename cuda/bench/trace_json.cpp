@@ -2,6 +2,7 @@
 #include "cuda/bench/trace_json.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 #include "sim/trace/trace_json.hpp"
@@ -38,6 +39,37 @@ std::vector<SegmentRecord> to_timeline(const std::vector<TracedCta>& ctas) {
     }
   }
   return out;
+}
+
+namespace {
+
+// Median and max of `v` (sorted in place), "median/max".
+std::string median_max_text(std::vector<double>& v) {
+  if (v.empty()) return "-";
+  std::sort(v.begin(), v.end());
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f/%.2f", v[v.size() / 2], v.back());
+  return buf;
+}
+
+}  // namespace
+
+std::string fixed_cost_text(const std::vector<TracedCta>& ctas) {
+  std::vector<double> prologue, tail;
+  uint64_t first = std::numeric_limits<uint64_t>::max(), last = 0;
+  for (const auto& c : ctas) {
+    if (c.launch != 0 || c.segments.empty() || c.t_entry == 0) continue;
+    const uint64_t start = c.segments.front().second.t_start, end = c.segments.back().second.t_end;
+    prologue.push_back(static_cast<double>(start - c.t_entry) / kNsPerUs);
+    tail.push_back(static_cast<double>(c.t_exit - end) / kNsPerUs);
+    first = std::min(first, c.t_entry);
+    last = std::max(last, c.t_exit);
+  }
+  if (prologue.empty()) return "no traced CTA with segments";
+  char span[32];
+  std::snprintf(span, sizeof span, "%.2f", static_cast<double>(last - first) / kNsPerUs);
+  return "prologue us (median/max) " + median_max_text(prologue) + ", tail us " +
+         median_max_text(tail) + ", first entry to last exit " + span + " us";
 }
 
 nlohmann::json trace_to_json(const Plan& plan, const std::vector<TracedCta>& ctas,

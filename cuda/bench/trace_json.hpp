@@ -23,11 +23,17 @@ struct TracedCta {
   int64_t cta = 0;
   int32_t launch = 0;  // 0 = main kernel, 1 = separate reduction kernel
   int32_t smid = 0;
+  uint64_t t_entry = 0, t_exit = 0;  // %globaltimer at kernel entry and exit
   std::vector<std::pair<Segment, cuda::SegmentTrace>> segments;
 };
 
 // %globaltimer nanoseconds -> SegmentRecords in microseconds from the earliest segment start.
 std::vector<SegmentRecord> to_timeline(const std::vector<TracedCta>& ctas);
+
+// The main launch's fixed costs, one line: per CTA, entry -> first segment start (prologue) and
+// last segment end -> exit (the stores' drain and teardown), median and max over CTAs, and the
+// span from the first entry to the last exit (us).
+std::string fixed_cost_text(const std::vector<TracedCta>& ctas);
 
 // The Chrome-trace document (source "hw", time in us).
 nlohmann::json trace_to_json(const Plan& plan, const std::vector<TracedCta>& ctas,

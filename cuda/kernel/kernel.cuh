@@ -45,17 +45,26 @@ __device__ __forceinline__ SegmentTrace* trace_slot(const GemmParams& p, int64_t
   return p.trace.segments + static_cast<int64_t>(blockIdx.x) * p.trace.max_segments + i;
 }
 
+// %globaltimer at kernel entry in traced launches (0 otherwise).
+__device__ __forceinline__ uint64_t trace_entry(const GemmParams& p) {
+  return traced(p) ? ptx::globaltimer() : 0;
+}
+
 template <class L>
-__device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments) {
+__device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments, uint64_t t_entry) {
   if (traced(p) && L::tid() == 0) {
-    p.trace.ctas[blockIdx.x].smid = ptx::smid();
-    p.trace.ctas[blockIdx.x].segments = segments;
+    CtaTrace& c = p.trace.ctas[blockIdx.x];
+    c.smid = ptx::smid();
+    c.segments = segments;
+    c.t_entry = t_entry;
+    c.t_exit = ptx::globaltimer();
   }
 }
 
 // Main launch (step 1): plan.grid CTAs of KernelConfig::kThreads. The Plan is a POD parameter.
 __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
     gemm_kernel(const Plan plan, const GemmParams p) {
+  const uint64_t t_entry = trace_entry(p);
   extern __shared__ __align__(128) char smem[];
   CtaWalk w;
   walk_begin(plan, blockIdx.x, w);
@@ -72,7 +81,7 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
         });
     ++n;
   }
-  trace_cta<MmaLayout>(p, n);
+  trace_cta<MmaLayout>(p, n, t_entry);
 }
 
 // Separate split-K reduction: reduction_grid(plan) x cluster size CTAs of kFragThreads threads,
@@ -81,6 +90,7 @@ __global__ void __launch_bounds__(KernelConfig::kThreads, 1)
 template <class L>
 __global__ void __launch_bounds__(kFragThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
+  const uint64_t t_entry = trace_entry(p);
   const int64_t size = cluster_size(plan);
   const Segment s = reduction_segment(plan, blockIdx.x / size);
   run_segment<L>(
@@ -90,7 +100,7 @@ __global__ void __launch_bounds__(kFragThreads, 1)
         for (int i = 0; i < L::Acc::kSize; ++i) acc.v[i] = 0.0f;
       },
       [&](int64_t tm, int64_t tn, const typename L::Acc& acc) { epilogue<L>(p, tm, tn, acc); });
-  trace_cta<L>(p, 1);
+  trace_cta<L>(p, 1, t_entry);
 }
 
 }  // namespace lw::cuda

@@ -20,6 +20,7 @@ using WgmmaReducers = WgmmaLayout<Cfg, 0>;
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_kernel_wgmma(const Plan plan, const GemmParams p, const __grid_constant__ TmaMaps maps) {
+  const uint64_t t_entry = trace_entry(p);
   extern __shared__ __align__(128) char smem[];
   using L = WgmmaOwners<Cfg>;
   const Ring<Cfg> ring = make_ring<Cfg>(smem);
@@ -51,7 +52,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       ++n;
     }
     epilogue_tma_drain();
-    trace_cta<L>(p, n);
+    trace_cta<L>(p, n, t_entry);
   }
   // No CTA leaves while a peer may still signal its barriers or multicast into it.
   if constexpr (Cfg::kClusterSize > 1) ptx::cluster_sync();

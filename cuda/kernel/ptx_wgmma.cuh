@@ -33,6 +33,8 @@ struct Wgmma;
     }                                                                                           \
   };
 
+LW_WGMMA_DEFINE(16, 8, 8, 9)
+LW_WGMMA_DEFINE(32, 16, 16, 17)
 LW_WGMMA_DEFINE(64, 32, 32, 33)
 LW_WGMMA_DEFINE(96, 48, 48, 49)
 LW_WGMMA_DEFINE(112, 56, 56, 57)

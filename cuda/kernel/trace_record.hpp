@@ -8,6 +8,8 @@ namespace lw::cuda {
 struct CtaTrace {
   int32_t smid = -1;     // %smid of the SM the CTA ran on
   int32_t segments = 0;  // segments the CTA executed
+  uint64_t t_entry = 0;  // kernel entry (the CTA's first instruction)
+  uint64_t t_exit = 0;   // after the last segment and the drain of its stores
 };
 
 struct SegmentTrace {

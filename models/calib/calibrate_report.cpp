@@ -437,6 +437,17 @@ std::vector<std::string> training_clusters(const CalibrationRun& run) {
   return out;
 }
 
+// The tiles of the training rows, in kKernelTiles order (the model file's "tiles").
+std::vector<std::string> training_tiles(const CalibrationRun& run) {
+  std::vector<std::string> out;
+  for (const TileShape& t : kKernelTiles) {
+    const bool seen = std::any_of(run.split.train.begin(), run.split.train.end(),
+                                  [&](size_t i) { return same_tile(run.cases[i].plan.tile, t); });
+    if (seen) out.push_back(tile_text(t));
+  }
+  return out;
+}
+
 // The extent of the training rows' shapes and SM counts.
 TrainingRange training_range(const CalibrationRun& run) {
   TrainingRange r;
@@ -472,6 +483,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
       {"gpu", run.preset.name},
       {"tile", tile_name(opt.tile)},
       {"clusters", training_clusters(run)},
+      {"tiles", training_tiles(run)},
       {"training_range", training_range(run).to_json()},
       {"source_measurements", opt.measurements},
       {"physics_measurements", physics_files(opt)},

@@ -226,6 +226,11 @@ class CalibratedModel final : public CostModel {
       return "the calibrated model has no multicast rule for cluster " + cluster_text(c) +
              " (the kernels launch " + kernel_clusters_text() + ")";
     }
+    if (!fitted_tiles_.empty() && !fitted_on(t)) {
+      return "the calibrated model was fitted on tiles " + tile_list_text(fitted_tiles_) +
+             " only: no measurement of tile " + tile_text(t) +
+             " (calibrate on measurements that include it)";
+    }
     if (!fitted_clusters_.empty() && !fitted_on(c)) {
       return "the calibrated model was fitted on clusters " + cluster_list_text(fitted_clusters_) +
              " only: no measurement of cluster " + cluster_text(c) +
@@ -235,6 +240,7 @@ class CalibratedModel final : public CostModel {
   }
   void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
   void set_fitted_clusters(const std::vector<ClusterShape>& c) override { fitted_clusters_ = c; }
+  void set_fitted_tiles(const std::vector<TileShape>& t) override { fitted_tiles_ = t; }
   // The L2 and DRAM pipes and the tile io grow with busy SMs (rates are positive, declared
   // ranges), the tensor pipe and the fixed and unaligned costs do not depend on load, and
   // combine_pipes is nondecreasing in each. Working-set rule: busy x DRAM share is least at one
@@ -247,6 +253,10 @@ class CalibratedModel final : public CostModel {
   bool fitted_on(const ClusterShape& c) const {
     return std::any_of(fitted_clusters_.begin(), fitted_clusters_.end(),
                        [&](const ClusterShape& f) { return same_cluster(f, c); });
+  }
+  bool fitted_on(const TileShape& t) const {
+    return std::any_of(fitted_tiles_.begin(), fitted_tiles_.end(),
+                       [&](const TileShape& f) { return same_tile(f, t); });
   }
   double dram_share(const Plan& p, double busy, const CostContext& c) const {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
@@ -286,6 +296,7 @@ class CalibratedModel final : public CostModel {
       flag_, prologue_, launch_, l2_mib_, chip_sms_;
   TileShape fitted_ = kDefaultTile;
   std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
+  std::vector<TileShape> fitted_tiles_;        // empty: every kernel tile
 };
 
 std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {

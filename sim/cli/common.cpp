@@ -168,7 +168,8 @@ PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
     }
   }
   if (has_best) {
-    setup.best_tiles = parse_kernel_tiles(vm.count("tile") ? vm["tile"].as<std::string>() : "all");
+    setup.best_tiles =
+        vm.count("tile") ? parse_kernel_tiles(vm["tile"].as<std::string>()) : model_tiles(model);
     setup.best_clusters = vm.count("cluster")
                               ? parse_kernel_clusters(vm["cluster"].as<std::string>())
                               : model_clusters(model);

@@ -105,6 +105,14 @@ SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
   return opt;
 }
 
+std::vector<TileShape> model_tiles(const CostModel& model) {
+  std::vector<TileShape> out;
+  for (const TileShape& t : kKernelTiles) {
+    if (model.config_error(t, ClusterShape{1, 1}).empty()) out.push_back(t);
+  }
+  return out;
+}
+
 std::vector<ClusterShape> model_clusters(const CostModel& model) {
   std::vector<ClusterShape> out;
   for (const ClusterShape& c : kKernelClusters) {

@@ -57,6 +57,8 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
 
 // The kernel clusters `model` has parameters for (`best`'s default cluster list).
 std::vector<ClusterShape> model_clusters(const CostModel& model);
+// The kernel tiles `model` has parameters for (`best`'s default tile list).
+std::vector<TileShape> model_tiles(const CostModel& model);
 
 // Simulator options for plans of `cluster` on `gpu`: cluster slots (gpu.max_active_clusters, or
 // sms x ctas_per_sm / cluster size) and the cluster size, as plan_schedule plans them.

@@ -47,7 +47,7 @@ int run(int argc, char** argv) {
       file ? lw::make_model_from_file(lw::user_path(name), {}, gpu) : lw::make_model(name, {}, gpu);
   const auto all = lw::read_shapes_csv(lw::user_path(argv[2]));
   const size_t stride = argc > 3 ? static_cast<size_t>(std::max(1, std::atoi(argv[3]))) : 1;
-  const auto tiles = lw::parse_kernel_tiles(argc > 4 ? argv[4] : "all");
+  const auto tiles = argc > 4 ? lw::parse_kernel_tiles(argv[4]) : lw::model_tiles(*model);
   const auto clusters = lw::model_clusters(*model);
   const lw::GpuShape shape{gpu.sms, gpu.ctas_per_sm};
   lw::Simulator sim;

@@ -35,7 +35,7 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
 }
 
 std::vector<TileShape> best_tiles(const PredictSetup& setup) {
-  return setup.best_tiles.empty() ? parse_kernel_tiles("all") : setup.best_tiles;
+  return setup.best_tiles.empty() ? model_tiles(*setup.model) : setup.best_tiles;
 }
 
 std::vector<ClusterShape> best_clusters(const PredictSetup& setup) {

@@ -35,7 +35,7 @@ struct PredictRow : PlanSummary {
 struct PredictSetup {
   TileShape tile;                           // for every schedule but best
   ClusterShape cluster;                     // for every schedule but best
-  std::vector<TileShape> best_tiles;        // best's candidate tiles; empty = all kernel tiles
+  std::vector<TileShape> best_tiles;        // best's candidate tiles; empty = model_tiles(model)
   std::vector<ClusterShape> best_clusters;  // best's clusters; empty = model_clusters(model)
   GpuShape gpu;
   Reduction reduction = Reduction::Deterministic;

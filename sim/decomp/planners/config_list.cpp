@@ -84,10 +84,14 @@ std::string cluster_text(const ClusterShape& c) {
   return std::to_string(c.m) + "x" + std::to_string(c.n);
 }
 
-std::string kernel_tiles_text() {
+std::string tile_list_text(const std::vector<TileShape>& tiles) {
   std::string out;
-  for (const TileShape& t : kKernelTiles) out += (out.empty() ? "" : ", ") + tile_text(t);
+  for (const TileShape& t : tiles) out += (out.empty() ? "" : ", ") + tile_text(t);
   return out;
+}
+
+std::string kernel_tiles_text() {
+  return tile_list_text({std::begin(kKernelTiles), std::end(kKernelTiles)});
 }
 
 std::string cluster_list_text(const std::vector<ClusterShape>& clusters) {

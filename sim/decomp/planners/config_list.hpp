@@ -21,8 +21,9 @@ std::vector<ClusterShape> parse_kernel_clusters(const std::string& list);
 // "128x256x64" and "1x1".
 std::string tile_text(const TileShape& t);
 std::string cluster_text(const ClusterShape& c);
-// "1x1, 2x1": a list of clusters, for messages.
+// "1x1, 2x1" / "64x128x64, 128x128x64": a list of clusters or tiles, for messages.
 std::string cluster_list_text(const std::vector<ClusterShape>& clusters);
+std::string tile_list_text(const std::vector<TileShape>& tiles);
 
 // "64x128x64, 64x256x64, ..." / "1x1": the kernels' lists, for messages and --help.
 std::string kernel_tiles_text();

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# tools/small_report.py on a hand-made CSV (figures worked by hand below): per shape the fastest row
+# that ran, with and without the named tiles, against cuBLAS; shapes whose cuBLAS time is not below
+# the limit are left out; no small shape is one line and a non-zero exit.
+set -uo pipefail
+script="$1"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+header=m,n,k,median_ms,cublas_ms,ok,tile,cluster,decomposition
+# 1x64x64: cuBLAS 5 us; 64x128 dp 10 us (0.5x), 64x32 dp 4 us (1.25x).
+# 8x32x4096: cuBLAS 12 us; 64x128 splitk:4 15 us (0.8x), 64x32 splitk:8 13 us (0.923x),
+#   a faster 64x32 row that failed (ok 0) must not count.
+# 4096x4096x4096: cuBLAS 300 us: not a small problem.
+cat >"$tmp/r.csv" <<CSV
+$header
+1,64,64,0.010,0.005,1,64x128x64,1x1,dp
+1,64,64,0.004,0.005,1,64x32x64,1x1,dp
+8,32,4096,0.015,0.012,1,64x128x64,1x1,splitk:4
+8,32,4096,0.013,0.012,1,64x32x64,1x1,splitk:8
+8,32,4096,0.001,0.012,0,64x32x64,1x1,splitk:16
+4096,4096,4096,0.310,0.300,1,128x256x64,1x1,dp
+CSV
+
+expect_line() {  # expect_line LINE: the output holds LINE exactly
+  if ! grep -qxF -- "$1" "$tmp/out"; then
+    echo "FAIL: missing line: $1"
+    failures=$((failures + 1))
+  fi
+}
+
+if ! python3 "$script" "$tmp/r.csv" --without 64x32x64 >"$tmp/out" 2>"$tmp/err"; then
+  echo "FAIL: exit status"
+  failures=$((failures + 1))
+fi
+# 0-10 us: 1x64x64 only: without 64x32 0.5x (below 0.8), with it 1.25x (>= 1).
+expect_line "| 0-10 us | 1 | 0.500x | 1 | 1.250x | 0 | 1 |"
+# 10-20 us: 8x32x4096: 0.8x without (not below 0.8), 0.923x with.
+expect_line "| 10-20 us | 1 | 0.800x | 0 | 0.923x | 0 | 0 |"
+# all: geomean(0.5, 0.8) = 0.632, geomean(1.25, 0.923) = 1.074.
+expect_line "| all < 20 us | 2 | 0.632x | 1 | 1.074x | 0 | 1 |"
+expect_line "| 64x32x64 1x1 dp | 1 |"
+expect_line "| 8 | 32 | 4096 | 12.0 | 13.0 | 0.923x | 64x32x64 1x1 splitk:8 |"
+if grep -q "4096 | 4096" "$tmp/out"; then
+  echo "FAIL: a large shape is in the table"
+  failures=$((failures + 1))
+fi
+
+# No shape below the limit: one line on stderr, non-zero exit.
+if python3 "$script" "$tmp/r.csv" --max-cublas-us 1 >"$tmp/out" 2>"$tmp/err"; then
+  echo "FAIL: no small shape should exit non-zero"
+  failures=$((failures + 1))
+fi
+if [[ $(wc -l <"$tmp/err") -ne 1 ]]; then
+  echo "FAIL: expected one line on stderr, got: $(cat "$tmp/err")"
+  failures=$((failures + 1))
+fi
+# A missing file: one line on stderr, non-zero exit.
+if python3 "$script" "$tmp/missing.csv" >"$tmp/out" 2>"$tmp/err"; then
+  echo "FAIL: a missing file should exit non-zero"
+  failures=$((failures + 1))
+fi
+if [[ $(wc -l <"$tmp/err") -ne 1 ]]; then
+  echo "FAIL: expected one line on stderr for a missing file, got: $(cat "$tmp/err")"
+  failures=$((failures + 1))
+fi
+exit $((failures > 0))

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The small-problem tables of docs/PERFORMANCE.md from one lastwave-bench CSV (every config of every
+shape timed beside cuBLAS, cuda/bench/small_check.sh): per shape the fastest config that ran, against
+the shape's cuBLAS time, for the shapes whose cuBLAS time is below --max-cublas-us; once over every
+tile and once without the tiles named by --without (the tile set before they were added).
+Usage: tools/small_report.py RESULTS.csv [--max-cublas-us 20] [--without T1,T2] [--worst N]"""
+import argparse
+import collections
+import csv
+import math
+import sys
+
+US_PER_MS = 1000.0
+BANDS_US = [(0.0, 10.0), (10.0, 20.0)]  # cuBLAS time bands of the summary
+SLOW = 0.8  # "below 0.8x cuBLAS"
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def load(path):
+    """(m, n, k) -> rows that ran (ok = 1)."""
+    shapes = collections.defaultdict(list)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["ok"] == "1":
+                shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
+    return shapes
+
+
+def config(r):
+    return f"{r['tile']} {r['cluster']} {r['decomposition']}"
+
+
+def best(rows):
+    return min(rows, key=lambda r: float(r["median_ms"]))
+
+
+def picks(shapes, max_us, without):
+    """Per small shape: (cuBLAS us, best row over all tiles, best row without `without`)."""
+    out = []
+    for shape, rows in sorted(shapes.items()):
+        cublas_us = min(float(r["cublas_ms"]) for r in rows) * US_PER_MS
+        if cublas_us >= max_us:
+            continue
+        older = [r for r in rows if r["tile"] not in without]
+        out.append((shape, cublas_us, best(rows), best(older) if older else None))
+    return out
+
+
+def speed(cublas_us, row):
+    return cublas_us / (float(row["median_ms"]) * US_PER_MS)
+
+
+def summary_rows(ps, label, lo, hi):
+    sel = [p for p in ps if lo <= p[1] < hi]
+    new = [speed(c, b) for _, c, b, _ in sel]
+    old = [speed(c, o) for _, c, _, o in sel if o is not None]
+    return (f"| {label} | {len(sel)} | {geomean(old):.3f}x | {sum(x < SLOW for x in old)} | "
+            f"{geomean(new):.3f}x | {sum(x < SLOW for x in new)} | {sum(x >= 1 for x in new)} |")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("csv")
+    ap.add_argument("--max-cublas-us", type=float, default=20.0)
+    ap.add_argument("--without", default="64x32x64,64x64x64,128x64x64")
+    ap.add_argument("--worst", type=int, default=10)
+    a = ap.parse_args()
+    without = set(t for t in a.without.split(",") if t)
+    try:
+        ps = picks(load(a.csv), a.max_cublas_us, without)
+    except (OSError, KeyError, ValueError) as e:
+        sys.exit(f"small_report.py: cannot read {a.csv}: {e!r}")
+    if not ps:
+        sys.exit(f"small_report.py: no shape of {a.csv} has cuBLAS under {a.max_cublas_us} us")
+    print("| cuBLAS time | shapes | best without the new tiles vs cuBLAS | below 0.8x | "
+          "best of every tile vs cuBLAS | below 0.8x | >= 1.0x |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for lo, hi in BANDS_US:
+        if hi <= a.max_cublas_us:
+            print(summary_rows(ps, f"{lo:g}-{hi:g} us", lo, hi))
+    print(summary_rows(ps, f"all < {a.max_cublas_us:g} us", 0.0, a.max_cublas_us))
+    wins = collections.Counter(config(b) for _, _, b, _ in ps)
+    print("\n| fastest config | shapes |\n|---|---:|")
+    for c, n in wins.most_common():
+        print(f"| {c} | {n} |")
+    print("\n| m | n | k | cuBLAS us | best us | vs cuBLAS | config |\n|---:|---:|---:|---:|---:|---:|---|")
+    for shape, c, b, _ in sorted(ps, key=lambda p: speed(p[1], p[2]))[: a.worst]:
+        ours = float(b["median_ms"]) * US_PER_MS
+        print(f"| {shape[0]} | {shape[1]} | {shape[2]} | {c:.1f} | {ours:.1f} | "
+              f"{speed(c, b):.3f}x | {config(b)} |")
+
+
+if __name__ == "__main__":
+    main()
