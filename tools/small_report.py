@@ -3,10 +3,11 @@
 shape timed beside cuBLAS, cuda/bench/small_check.sh): per shape the fastest config that ran, against
 the shape's cuBLAS time, for the shapes whose cuBLAS time is below --max-cublas-us; once over every
 tile and once without the tiles named by --without (the tile set before they were added).
-Usage: tools/small_report.py RESULTS.csv [--max-cublas-us 20] [--without T1,T2] [--worst N]"""
+Usage: tools/small_report.py RESULTS.csv[.gz] [--max-cublas-us 20] [--without T1,T2] [--worst N]"""
 import argparse
 import collections
 import csv
+import gzip
 import math
 import sys
 
@@ -22,7 +23,8 @@ def geomean(xs):
 def load(path):
     """(m, n, k) -> rows that ran (ok = 1)."""
     shapes = collections.defaultdict(list)
-    with open(path, newline="") as f:
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
         for r in csv.DictReader(f):
             if r["ok"] == "1":
                 shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
@@ -72,7 +74,7 @@ def main():
     try:
         ps = picks(load(a.csv), a.max_cublas_us, without)
     except (OSError, KeyError, ValueError) as e:
-        sys.exit(f"small_report.py: cannot read {a.csv}: {e!r}")
+        sys.exit(f"small_report.py: cannot read {a.csv}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:
         sys.exit(f"small_report.py: no shape of {a.csv} has cuBLAS under {a.max_cublas_us} us")
     print("| cuBLAS time | shapes | best without the new tiles vs cuBLAS | below 0.8x | "

@@ -36,7 +36,7 @@ expect_error() {  # expect_error PATTERN ARGS...: rc 2, one line naming the prob
   [[ $rc -eq 2 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q -- "$pattern" "$tmp/err" ||
     { echo "FAIL: lastwave $* -> rc=$rc: $(cat "$tmp/err")"; exit 1; }
 }
-expect_error "tile 100x100x64 is not one the kernels have (64x128x64" \
+expect_error "tile 100x100x64 is not one the kernels have (64x32x64" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 100x100x64
 expect_error "bad tile '128x1x'" predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 128x1x
 expect_error "lists several; only --schedule best searches a list" \

@@ -94,14 +94,17 @@ TEST_CASE("--residual-rounds 0 fits no trees") {
   CHECK(r.report.find("physics only") == std::string::npos);
 }
 
-TEST_CASE("the report marks the SM counts that no training row has; the file records the range") {
+TEST_CASE(
+    "the report marks the SM counts that no training row has; the file records range and tiles") {
   const std::string dir = testing::temp_dir("calibrate_unseen_sms");
   testing::SyntheticSpec spec;
   spec.schedules = {"dp", "splitk:2"};
   spec.shapes = testing::shape_grid(512, 4096, 3);
   spec.sms = {132, 64};
+  spec.tiles = {{128, 256, 64}, {128, 128, 64}};
   const std::string train = dir + "/train.csv";
   write_file_atomically(train, testing::synthetic_csv(spec));
+  spec.tiles.clear();
   spec.shapes = testing::shape_grid(600, 3000, 2);
   spec.sms = {132, 96};
   const std::string validation = dir + "/validation.csv";
@@ -116,6 +119,8 @@ TEST_CASE("the report marks the SM counts that no training row has; the file rec
   const nlohmann::json range = {
       {"m", {512, 4096}}, {"n", {512, 4096}}, {"k", {512, 4096}}, {"sms", {64, 132}}};
   CHECK(r.model_file["training_range"] == range);
+  // ... and the training rows' tiles, in the kernels' order (best searches only these).
+  CHECK(r.model_file["tiles"] == nlohmann::json::array({"128x128x64", "128x256x64"}));
   CHECK(report.find("| SMs = 132 |") != std::string::npos);
   CHECK(report.find("SMs = 132 (no training row)") == std::string::npos);
 }

@@ -164,6 +164,25 @@ TEST_CASE("a model file's \"clusters\" must name clusters the kernels launch") {
   CHECK(load_error(with_clusters("cluster-ok", R"(["1x1", "2x1"])")) == "(no error)");
 }
 
+TEST_CASE("a model file's \"tiles\" must name tiles the kernels have") {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/";
+  const auto with_tiles = [&](const std::string& name, const std::string& tiles) {
+    const std::string path = dir + name + ".json";
+    write_file_atomically(path,
+                          R"({"model": "calibrated", "params": {}, "tiles": )" + tiles + "}\n");
+    return path;
+  };
+  const std::string bad = with_tiles("tile-100", R"(["128x128x64", "100x100x64"])");
+  CHECK(load_error(bad).find("model file '" + bad + "': \"tiles\": tile 100x100x64 is not one") ==
+        0);
+  const std::string num = with_tiles("tile-number", "[128]");
+  CHECK(load_error(num) == "model file '" + num + "': bad \"tiles\" entry");
+  const std::string empty = with_tiles("tile-empty", "{}");
+  CHECK(load_error(empty) ==
+        "model file '" + empty + "': \"tiles\" must be a non-empty array of \"MxNxK\"");
+  CHECK(load_error(with_tiles("tile-ok", R"(["64x32x64", "128x256"])")) == "(no error)");
+}
+
 TEST_CASE("every shipped GPU preset parses inside its ranges") {
   for (const auto& name : gpu_preset_names()) {
     CAPTURE(name);

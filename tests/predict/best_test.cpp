@@ -79,7 +79,7 @@ TEST_CASE("tile lists: kernel tiles only, one-line errors") {
     FAIL("expected an error");
   } catch (const std::invalid_argument& e) {
     const std::string msg = e.what();
-    CHECK(msg.find("tile 100x100x64 is not one the kernels have (64x128x64,") == 0);
+    CHECK(msg.find("tile 100x100x64 is not one the kernels have (64x32x64,") == 0);
     CHECK(msg.find('\n') == std::string::npos);
   }
   CHECK_THROWS_WITH_AS(tiles("128x"), "bad tile '128x'", std::invalid_argument);
@@ -133,6 +133,56 @@ TEST_CASE("a model file that lists its measured clusters refuses the others, and
       lw::choose_best(lw::Problem{4096, 4096, 4096}, kH200, lw::Reduction::Deterministic, *cal,
                       tiles("128x128x64"), {lw::ClusterShape{1, 2}}),
       std::invalid_argument);
+}
+
+TEST_CASE("a calibrated model searches the tiles it was fitted on: its file's list, else the 14") {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/";
+  // A file from before calibrate recorded "tiles" (r3-r17): the 14 tiles the kernels had then,
+  // 64x128x64 first; the narrow tiles are refused in one line and left out of best's search.
+  lw::write_file_atomically(dir + "legacy.json", R"({"model": "calibrated", "params": {}})");
+  const auto legacy = lw::make_model_from_file(dir + "legacy.json", {}, lw::gpu_preset("h200"));
+  const auto legacy_tiles = lw::model_tiles(*legacy);
+  REQUIRE(legacy_tiles.size() == 14);
+  CHECK(lw::tile_text(legacy_tiles.front()) == "64x128x64");
+  CHECK(lw::tile_text(legacy_tiles.back()) == "256x128x64");
+  CHECK(legacy->config_error({64, 32, 64}, {1, 1}).find("no measurement of tile 64x32x64") !=
+        std::string::npos);
+  CHECK(legacy->config_error({128, 64, 64}, {1, 1}).find("no measurement of tile 128x64x64") !=
+        std::string::npos);
+  // A file that lists its tiles: exactly those.
+  lw::write_file_atomically(dir + "listed.json",
+                            R"({"model": "calibrated", "params": {}, "tiles": ["64x32x64",
+                                "128x128x64"]})");
+  const auto listed = lw::make_model_from_file(dir + "listed.json", {}, lw::gpu_preset("h200"));
+  const auto listed_tiles = lw::model_tiles(*listed);
+  REQUIRE(listed_tiles.size() == 2);
+  CHECK(lw::tile_text(listed_tiles[0]) == "64x32x64");
+  CHECK(listed->config_error({64, 128, 64}, {1, 1}) ==
+        "the calibrated model was fitted on tiles 64x32x64, 128x128x64 only: no measurement of "
+        "tile 64x128x64 (calibrate on measurements that include it)");
+  // The unit model takes every kernel tile, the narrow ones included.
+  const auto all = lw::model_tiles(*unit());
+  CHECK(all.size() == static_cast<size_t>(lw::kKernelTileCount));
+  CHECK(lw::tile_text(all.front()) == "64x32x64");
+}
+
+// 16 x 64 x 64 on 132 SMs under the unit model: one k-tile, a MAC iteration costs the tile's volume
+// relative to 128x128x64, the epilogue 2. 64x128: one tile, 0.5 + 2 = 2.5; 64x64: one tile,
+// 0.25 + 2 = 2.25; 64x32: two tiles side by side, 0.125 + 2 = 2.125, the least. A legacy
+// calibrated file never gets that far: its search has no 64x32.
+TEST_CASE("best under the unit model may pick a narrow tile, under a legacy calibrated file not") {
+  const auto b = lw::choose_best(lw::Problem{16, 64, 64}, kH200, lw::Reduction::Deterministic,
+                                 *unit(), lw::model_tiles(*unit()), kAllClusters);
+  REQUIRE(b.found);
+  CHECK(lw::tile_text(b.tile) == "64x32x64");
+  CHECK(b.makespan == doctest::Approx(2.125));
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/legacy-best.json";
+  lw::write_file_atomically(path, R"({"model": "calibrated", "params": {}})");
+  const auto cal = lw::make_model_from_file(path, {}, lw::gpu_preset("h200"));
+  const auto c = lw::choose_best(lw::Problem{16, 64, 64}, kH200, lw::Reduction::Deterministic, *cal,
+                                 lw::model_tiles(*cal), lw::model_clusters(*cal));
+  REQUIRE(c.found);
+  CHECK(lw::kernel_tile_index(c.tile) >= 3);  // not 64x32, 64x64 or 128x64 (the list's first 3)
 }
 
 // On one SM no 2-CTA cluster is resident (the kernels refuse such a launch): best searches the 1x1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/small_report.py on a hand-made CSV (figures worked by hand below): per shape the fastest row
 # that ran, with and without the named tiles, against cuBLAS; shapes whose cuBLAS time is not below
-# the limit are left out; no small shape is one line and a non-zero exit.
+# the limit are left out; gzip input reads the same; no small shape is one line and a non-zero exit.
 set -uo pipefail
 script="$1"
 tmp="$(mktemp -d)"
@@ -29,8 +29,14 @@ expect_line() {  # expect_line LINE: the output holds LINE exactly
   fi
 }
 
+gzip -c "$tmp/r.csv" >"$tmp/r.csv.gz"
+python3 "$script" "$tmp/r.csv.gz" --without 64x32x64 >"$tmp/out.gz.txt" 2>"$tmp/err"
 if ! python3 "$script" "$tmp/r.csv" --without 64x32x64 >"$tmp/out" 2>"$tmp/err"; then
   echo "FAIL: exit status"
+  failures=$((failures + 1))
+fi
+if ! cmp -s "$tmp/out" "$tmp/out.gz.txt"; then
+  echo "FAIL: the gzip input gives another report"
   failures=$((failures + 1))
 fi
 # 0-10 us: 1x64x64 only: without 64x32 0.5x (below 0.8), with it 1.25x (>= 1).
