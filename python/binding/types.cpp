@@ -1,6 +1,8 @@
 // GpuSpec, Model (a parsed and validated model source) and the name catalogs, for Python.
 #include <pybind11/stl.h>
 
+#include <stdexcept>
+
 #include "python/binding/bindings.hpp"
 #include "sim/api/model_source.hpp"
 #include "sim/decomp/planners/schedule.hpp"
@@ -67,7 +69,11 @@ void bind_model(pyb::module_& m) {
   m.def(
       "load_model",
       [](const std::string& name, const ParamValues& params) {
-        return std::make_shared<ModelSource>(load_model_source(name, params));
+        try {
+          return std::make_shared<ModelSource>(load_model_source(name, params));
+        } catch (const std::runtime_error& e) {  // an unreadable file: bad input, as in the CLI
+          throw std::invalid_argument(e.what());
+        }
       },
       pyb::arg("name"), pyb::arg("params") = ParamValues{});
   m.def(

@@ -38,8 +38,6 @@ def optional_integer(value: Any, what: str) -> Optional[int]:
 
 
 def _is_integer(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
     try:
         operator.index(value)
         return True
@@ -67,8 +65,8 @@ def shapes(value: Any) -> List[Tuple[int, int, int]]:
         raise TypeError(
             f"shapes: expected (m, n, k) or a list of them, got {_describe(value)}"
         ) from None
-    if items and _is_integer(items[0]):
-        return [shape(items, "shapes")]
+    if items and (_is_integer(items[0]) or not hasattr(items[0], "__len__")):
+        return [shape(items, "shapes")]  # one shape: its items are sizes, not shapes
     return [shape(item, f"shapes[{i}]") for i, item in enumerate(items)]
 
 
