@@ -58,17 +58,19 @@ def schedule_names() -> List[str]:
 
 
 def _request(shapes, schedules, sms, gpu, model, tile, cluster, reduction, top, strict):
+    """The extension's positional arguments (shapes, schedules, gpu, model, tile, cluster,
+    reduction, top, strict), checked and converted."""
     model_ = _args.model(model)
-    return dict(
-        shapes=_args.shapes(shapes),
-        schedules=_args.schedules(schedules),
-        gpu=_args.gpu(gpu, sms, model_),
-        model=model_,
-        tile=_args.optional_names(tile, "tile"),
-        cluster=_args.optional_names(cluster, "cluster"),
-        reduction=_args.text(reduction, "reduction"),
-        top=_args.optional_integer(top, "top"),
-        strict=_args.flag(strict, "strict"),
+    return (
+        _args.shapes(shapes),
+        _args.schedules(schedules),
+        _args.gpu(gpu, sms, model_),
+        model_,
+        _args.optional_names(tile, "tile"),
+        _args.optional_names(cluster, "cluster"),
+        _args.text(reduction, "reduction"),
+        _args.optional_integer(top, "top"),
+        _args.flag(strict, "strict"),
     )
 
 
@@ -100,7 +102,7 @@ def predict(
     Returns Predictions (a list of PredictRow; .to_csv(), .to_numpy(), .to_pandas()). A refused
     row or an extrapolating model file also raises a ModelWarning (the CLI's stderr line)."""
     outcome = _lastwave.predict(
-        **_request(shapes, schedules, sms, gpu, model, tile, cluster, reduction, top, strict)
+        *_request(shapes, schedules, sms, gpu, model, tile, cluster, reduction, top, strict)
     )
     _warn(outcome)
     return Predictions([PredictRow(*row) for row in outcome.rows()], outcome)
@@ -166,4 +168,4 @@ def trace(
         [_args.shape(shape)], _args.text(schedule, "schedule"), sms, gpu, model, tile, cluster,
         reduction, None, True,
     )  # fmt: skip
-    return _lastwave.trace(**request)
+    return _lastwave.trace(*request)

@@ -4,6 +4,7 @@ simulator's own checks, the CLI's messages, come from the extension as ValueErro
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -135,9 +136,17 @@ def gpu(value: Any, sms: Any, model_: "_lastwave.Model") -> "_lastwave.GpuSpec":
     count = optional_integer(sms, "sms")
     if isinstance(value, _lastwave.GpuSpec):
         return value if count is None else value.with_sms(count)
-    if value is not None and not isinstance(value, str):
+    if value is None:
+        return _lastwave.resolve_gpu(None, count, model_)
+    if not isinstance(value, str):
         raise TypeError(f"gpu: expected a preset name or a GpuSpec, got {_describe(value)}")
-    return _lastwave.resolve_gpu(value, count, model_)
+    return _preset(value, count)
+
+
+@functools.lru_cache(maxsize=64)
+def _preset(name: str, sms: Optional[int]) -> "_lastwave.GpuSpec":
+    """A named preset (a partition of it): independent of the model, and immutable."""
+    return _lastwave.GpuSpec.preset(name, sms)
 
 
 Shape = Tuple[int, int, int]

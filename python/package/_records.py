@@ -54,14 +54,30 @@ class Predictions(list):
     def __init__(self, rows: List[PredictRow], outcome: Any):
         super().__init__(rows)
         self._outcome = outcome
-        self.time_unit: str = outcome.time_unit
-        self.refusals: str = outcome.refusals  # one line on refused rows, or ''
-        self.extrapolation: str = outcome.extrapolation  # outside-calibration note, or ''
-        self.columns: List[str] = (
+
+    @property
+    def time_unit(self) -> str:
+        """The model's time unit: "us" (a physical model) or "iter" (MAC iterations)."""
+        return self._outcome.time_unit
+
+    @property
+    def refusals(self) -> str:
+        """One line on the refused rows (the CLI's stderr summary), or ''."""
+        return self._outcome.refusals
+
+    @property
+    def extrapolation(self) -> str:
+        """What a fitted model file extrapolates to (the CLI's warning), or ''."""
+        return self._outcome.extrapolation
+
+    @property
+    def columns(self) -> List[str]:
+        """The CSV's columns, in order."""
+        return (
             list(LEADING_COLUMNS)
-            + (["makespan_us"] if outcome.physical else [])
+            + (["makespan_us"] if self._outcome.physical else [])
             + ["tile", "cluster"]
-            + (["rank"] if outcome.ranked else [])
+            + (["rank"] if self._outcome.ranked else [])
             + ["status", "reason"]
         )
 
