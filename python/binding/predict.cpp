@@ -124,6 +124,13 @@ void bind_predict(pyb::module_& m) {
   bind_outcome(m);
   def_request(m, "predict", run);
   def_request(m, "trace", trace);
+  m.def(
+      "merge_traces",
+      [](const std::string& sim, const std::string& hw) {
+        pyb::gil_scoped_release release;
+        return merged_trace(sim, "sim", hw, "hw");
+      },
+      pyb::arg("sim"), pyb::arg("hw"));
 }
 
 }  // namespace lw::py

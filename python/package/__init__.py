@@ -22,7 +22,8 @@ from ._records import BestPlan, Plan, PlanStep, PredictRow, Predictions
 
 __all__ = [
     "BestPlan", "GpuSpec", "Model", "ModelWarning", "Plan", "PlanStep", "PredictRow",
-    "Predictions", "best", "gpu_names", "load_model", "model_names", "plan", "predict",
+    "Predictions", "best", "gpu_names", "load_model", "merge_traces", "model_names", "plan",
+    "predict",
     "schedule_names", "trace",
 ]  # fmt: skip
 
@@ -169,3 +170,9 @@ def trace(
         reduction, None, True,
     )  # fmt: skip
     return _lastwave.trace(*request)
+
+
+def merge_traces(sim: str, hw: str) -> str:
+    """A simulated trace (trace()'s JSON text) and a measured one (lastwave-bench --trace's) side
+    by side in one Chrome-trace document: what `lastwave trace --sim --hw --out` writes."""
+    return _lastwave.merge_traces(_args.text(sim, "sim"), _args.text(hw, "hw"))

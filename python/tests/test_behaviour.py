@@ -117,6 +117,23 @@ def test_trace_is_the_clis(cli, tmp_path, schedule):
     assert doc["traceEvents"] and doc["lastwave"]["source"] == "sim"
 
 
+def test_merge_traces_is_the_clis(cli, tmp_path):
+    """README: the simulated streamk timeline beside the H200's measured one (`lastwave trace`)."""
+    hw = "configs/measurements/traces/h200_1000x3000x5000_sms132_streamk.json"
+    sim = lastwave.trace((1000, 3000, 5000), "streamk", sms=132,
+                         model="configs/models/h200-bf16-128x128x64.json", tile="128x128x64")
+    (tmp_path / "sim.json").write_text(sim)
+    out = tmp_path / "both.json"
+    cli("trace", "--sim", str(tmp_path / "sim.json"), "--hw", hw, "--out", str(out))
+    with open(hw) as f:
+        merged = lastwave.merge_traces(sim, f.read())
+    assert merged == out.read_text()
+    assert {e["pid"] for e in json.loads(merged)["traceEvents"]} == {0, 1}
+    with pytest.raises(ValueError) as excinfo:
+        lastwave.merge_traces(sim, sim)  # a simulated trace where the measured one belongs
+    assert "\n" not in str(excinfo.value)
+
+
 def test_model_warnings():
     """Outside r17's training rows (8 SMs): the CLI's warning line, as a ModelWarning."""
     with pytest.warns(lastwave.ModelWarning, match="8 SMs lie outside"):

@@ -5,6 +5,7 @@
 
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/trace/trace_json.hpp"
+#include "sim/trace/trace_merge.hpp"
 
 namespace lw {
 
@@ -22,6 +23,13 @@ std::string simulated_trace(const PreparedPredict& p) {
       plan_schedule(chosen, shape, row.tile, p.setup.gpu, p.setup.reduction, row.cluster).plan;
   TraceMeta meta{"sim", shape, r.gpu.sms, chosen, p.model->time_unit()};
   return trace_document(timeline, plan, meta).dump() + "\n";
+}
+
+std::string merged_trace(const std::string& sim_text, const std::string& sim_origin,
+                         const std::string& hw_text, const std::string& hw_origin) {
+  const LoadedTrace hw = load_trace(hw_text, hw_origin, "hw");
+  const LoadedTrace sim = load_trace(sim_text, sim_origin, "sim");
+  return merge_traces(hw, sim).dump() + "\n";
 }
 
 }  // namespace lw

@@ -33,6 +33,9 @@ std::vector<Problem> shapes_from(const po::variables_map& vm);
 // "a,b,c" -> {"a", "b", "c"}; an empty item is refused in one line naming `what` ("GPU name").
 std::vector<std::string> split_commas(const std::string& s, const std::string& what);
 
+// "128x128x64" -> TileShape (sim/api/predict_run.hpp); throws on malformed text.
+using lw::parse_tile;
+
 // --tile MxNxK (absent: kDefaultTile) and --reduction deterministic|atomic.
 void add_plan_options(po::options_description& desc);
 TileShape tile_from(const po::variables_map& vm);
