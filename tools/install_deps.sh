@@ -15,6 +15,10 @@ PACKAGES=(
   clang
   libclang-rt-dev
   python3
+  python3-dev
+  pybind11-dev
+  python3-pytest
+  python3-numpy
 )
 
 missing=()

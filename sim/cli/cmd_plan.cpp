@@ -1,12 +1,28 @@
 // `lastwave plan`: the plan itself, CTA by CTA in execution order.
 #include <sstream>
 
+#include "sim/api/plan_steps.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/trace/trace_json.hpp"
 
 namespace lw::cli {
+
+namespace {
+
+// One segment of the table: tile, coordinates, k-range, role and its synchronisation.
+void write_step(std::ostream& o, const Segment& s, int64_t tile_m, int64_t tile_n) {
+  o << "  tile " << s.tile << " (" << tile_m << "," << tile_n << ") k " << s.k_begin << ".."
+    << s.k_end << " " << role_name(s.role);
+  if (s.role != Role::Whole) o << " slot " << s.slot;
+  if (s.load_slots > 0) o << " loads " << s.load_slots;
+  if (s.wait_value > 0) o << " waits>=" << s.wait_value;
+  if (s.signal > 0) o << " signals+" << s.signal;
+  o << "\n";
+}
+
+}  // namespace
 
 int cmd_plan(int argc, char** argv) {
   po::options_description desc("lastwave plan");
@@ -32,45 +48,29 @@ int cmd_plan(int argc, char** argv) {
   const Planned planned = plan_schedule(schedule, problem, tile_from(vm),
                                         GpuShape{gpu.sms, gpu.ctas_per_sm}, reduction_from(vm));
   const Plan& p = planned.plan;
-  std::ostringstream o;
+  const std::vector<PlanStep> steps = plan_steps(p);
   if (format == "csv") {
-    o << "launch,cta,seq,work_id,tile,tile_m,tile_n,k_begin,k_end,role,slot,load_slots,wait_value,"
-         "signal\n";
-  } else {
-    o << schedule << " -> " << planned.choice_label() << ": " << p.tiles << " tiles (" << p.tiles_m
-      << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
-      << (p.persistent ? " persistent" : "") << ", split tiles " << p.split_tiles << ", units "
-      << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots
-      << "\n";
+    emit(vm, plan_csv(steps));
+    return 0;
   }
-  const auto row = [&](int launch, int64_t cta, int64_t seq, const Segment& s) {
-    if (format == "csv") {
-      o << launch << ',' << cta << ',' << seq << ',' << s.work_id << ',' << s.tile << ','
-        << tile_coord_m(p, s.tile) << ',' << tile_coord_n(p, s.tile) << ',' << s.k_begin << ','
-        << s.k_end << ',' << role_name(s.role) << ',' << s.slot << ',' << s.load_slots << ','
-        << s.wait_value << ',' << s.signal << "\n";
-    } else {
-      o << "  tile " << s.tile << " (" << tile_coord_m(p, s.tile) << "," << tile_coord_n(p, s.tile)
-        << ") k " << s.k_begin << ".." << s.k_end << " " << role_name(s.role);
-      if (s.role != Role::Whole) o << " slot " << s.slot;
-      if (s.load_slots > 0) o << " loads " << s.load_slots;
-      if (s.wait_value > 0) o << " waits>=" << s.wait_value;
-      if (s.signal > 0) o << " signals+" << s.signal;
-      o << "\n";
+  std::ostringstream o;
+  o << schedule << " -> " << planned.choice_label() << ": " << p.tiles << " tiles (" << p.tiles_m
+    << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
+    << (p.persistent ? " persistent" : "") << ", split tiles " << p.split_tiles << ", units "
+    << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots
+    << "\n";
+  size_t next = 0;  // steps come launch by launch, CTA by CTA
+  const auto ctas = [&](int launch, int64_t count, const char* title) {
+    for (int64_t cta = 0; cta < count; ++cta) {
+      o << title << cta << ":\n";
+      for (; next < steps.size() && steps[next].launch == launch && steps[next].cta == cta;
+           ++next) {
+        write_step(o, steps[next].segment, steps[next].tile_m, steps[next].tile_n);
+      }
     }
   };
-  for (int64_t cta = 0; cta < p.grid; ++cta) {
-    if (format == "table") o << "CTA " << cta << ":\n";
-    CtaWalk w;
-    walk_begin(p, cta, w);
-    Segment s;
-    int64_t seq = 0;
-    while (walk_next(p, w, s)) row(0, cta, seq++, s);
-  }
-  for (int64_t r = 0; r < reduction_grid(p); ++r) {
-    if (format == "table") o << "reduction CTA " << r << ":\n";
-    row(1, r, 0, reduction_segment(p, r));
-  }
+  ctas(0, p.grid, "CTA ");
+  ctas(1, reduction_grid(p), "reduction CTA ");
   emit(vm, o.str());
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -36,28 +37,12 @@ void add_gpu_options(po::options_description& desc) {
 }
 
 GpuSpec gpu_from(const po::variables_map& vm) {
-  if (!vm.count("gpu") && !vm.count("sms"))
-    throw std::invalid_argument("give --gpu NAME or --sms N");
-  if (vm.count("gpu")) {
-    const GpuSpec preset = gpu_preset(vm["gpu"].as<std::string>());
-    if (!vm.count("sms")) return preset;
-    const int64_t sms = vm["sms"].as<int64_t>();
-    if (sms > preset.sms) {
-      throw std::invalid_argument("--sms " + std::to_string(sms) + " exceeds the " +
-                                  std::to_string(preset.sms) + " SMs of " + preset.name);
-    }
-    return gpu_with_sms(sms, &preset);
-  }
-  const int64_t sms = vm["sms"].as<int64_t>();
-  const ModelFile* file = vm.count("model") ? fitted_model_file(vm) : nullptr;
-  if (file != nullptr && !file->gpu.empty()) {
-    const auto names = gpu_preset_names();
-    if (std::find(names.begin(), names.end(), file->gpu) != names.end()) {
-      const GpuSpec preset = gpu_preset(file->gpu);
-      if (sms <= preset.sms) return gpu_with_sms(sms, &preset);
-    }
-  }
-  return gpu_with_sms(sms, nullptr);
+  std::optional<std::string> name;
+  std::optional<int64_t> sms;
+  if (vm.count("gpu")) name = vm["gpu"].as<std::string>();
+  if (vm.count("sms")) sms = vm["sms"].as<int64_t>();
+  const ModelFile* file = !name && sms && vm.count("model") ? fitted_model_file(vm) : nullptr;
+  return resolve_gpu(name, sms, file);
 }
 
 void add_shape_options(po::options_description& desc, bool allow_file) {
@@ -95,15 +80,6 @@ std::vector<std::string> split_commas(const std::string& s, const std::string& w
   return out;
 }
 
-TileShape parse_tile(const std::string& text) {
-  try {
-    if (std::count(text.begin(), text.end(), 'x') != 2) throw std::invalid_argument("not MxNxK");
-    return parse_tile_text(text);
-  } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("bad --tile '" + text + "' (expected MxNxK)");
-  }
-}
-
 void add_plan_options(po::options_description& desc) {
   desc.add_options()(
       "tile", po::value<std::string>(),
@@ -126,27 +102,9 @@ Reduction reduction_from(const po::variables_map& vm) {
 
 namespace {
 
-void check_model_config(const CostModel& model, const TileShape& t, const ClusterShape& c) {
-  const std::string err = model.config_error(t, c);
-  if (!err.empty()) {
-    throw std::invalid_argument("tile " + tile_text(t) + " cluster " + cluster_text(c) + ": " +
-                                err);
-  }
-}
-
-// --tile / --cluster for the schedules other than best: one value each (any tile; a kernel
-// cluster).
-void single_config(const po::variables_map& vm, PredictSetup& setup) {
-  for (const char* opt : {"tile", "cluster"}) {
-    if (vm.count(opt) && vm[opt].as<std::string>().find(',') != std::string::npos) {
-      throw std::invalid_argument(std::string("--") + opt + " '" + vm[opt].as<std::string>() +
-                                  "' lists several; only --schedule best searches a list");
-    }
-  }
-  setup.tile = tile_from(vm);
-  if (vm.count("cluster"))
-    setup.cluster = parse_kernel_clusters(vm["cluster"].as<std::string>())[0];
-  check_model_config(*setup.model, setup.tile, setup.cluster);
+std::optional<std::string> text_option(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return std::nullopt;
+  return vm[name].as<std::string>();
 }
 
 }  // namespace
@@ -154,31 +112,8 @@ void single_config(const po::variables_map& vm, PredictSetup& setup) {
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
                                 const CostModel& model, const std::vector<Problem>& shapes,
                                 const std::vector<std::string>& schedules) {
-  PredictSetup setup;
-  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
-  setup.reduction = reduction_from(vm);
-  setup.model = &model;
-  const bool has_best = std::find(schedules.begin(), schedules.end(), "best") != schedules.end();
-  const bool has_other = std::any_of(schedules.begin(), schedules.end(),
-                                     [](const std::string& s) { return s != "best"; });
-  if (has_other) {
-    single_config(vm, setup);
-    for (const auto& s : shapes) {
-      plan_schedule("dp", s, setup.tile, setup.gpu, setup.reduction, setup.cluster);
-    }
-  }
-  if (has_best) {
-    setup.best_tiles =
-        vm.count("tile") ? parse_kernel_tiles(vm["tile"].as<std::string>()) : model_tiles(model);
-    setup.best_clusters = vm.count("cluster")
-                              ? parse_kernel_clusters(vm["cluster"].as<std::string>())
-                              : model_clusters(model);
-    for (const auto& t : setup.best_tiles) {
-      for (const auto& c : setup.best_clusters) check_model_config(model, t, c);
-      for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
-    }
-  }
-  return setup;
+  return make_predict_setup(text_option(vm, "tile"), text_option(vm, "cluster"), reduction_from(vm),
+                            gpu, model, shapes, schedules);
 }
 
 void add_model_options(po::options_description& desc) {
@@ -188,25 +123,31 @@ void add_model_options(po::options_description& desc) {
       "model parameter overrides, name=value[,name=value...]");
 }
 
-const ModelFile* fitted_model_file(const po::variables_map& vm) {
-  static std::map<std::string, ModelFile> read;  // a CLI process reads one --model
+namespace {
+
+// The fitted model file --model names, read once per process (null for a built-in model).
+std::shared_ptr<const ModelFile> model_file_of(const po::variables_map& vm) {
+  static std::map<std::string, std::shared_ptr<const ModelFile>> read;  // one --model per run
   const std::string name = vm["model"].as<std::string>();
-  const std::string suffix = ".json";
-  if (name.size() <= suffix.size() ||
-      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return nullptr;
-  }
+  if (!is_model_file_name(name)) return nullptr;
   auto it = read.find(name);
-  if (it == read.end()) it = read.emplace(name, read_model_file(user_path(name))).first;
-  return &it->second;
+  if (it == read.end()) {
+    it = read.emplace(name, std::make_shared<ModelFile>(read_model_file(user_path(name)))).first;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+const ModelFile* fitted_model_file(const po::variables_map& vm) { return model_file_of(vm).get(); }
+
+ModelSource model_source_from(const po::variables_map& vm) {
+  return ModelSource{vm["model"].as<std::string>(), model_file_of(vm),
+                     parse_param_overrides(vm["param"].as<std::string>())};
 }
 
 std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu) {
-  const ParamValues overrides = parse_param_overrides(vm["param"].as<std::string>());
-  if (const ModelFile* file = fitted_model_file(vm)) {
-    return make_model_from_file(*file, overrides, gpu);
-  }
-  return make_model(vm["model"].as<std::string>(), overrides, gpu);
+  return build_model(model_source_from(vm), gpu);
 }
 
 std::string format_from(const po::variables_map& vm, const std::vector<std::string>& allowed) {

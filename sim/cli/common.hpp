@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "models/registry.hpp"
+#include "sim/api/model_source.hpp"
+#include "sim/api/predict_run.hpp"
 #include "sim/decomp/planners/planners.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/predict/predict.hpp"
@@ -31,16 +33,15 @@ std::vector<Problem> shapes_from(const po::variables_map& vm);
 // "a,b,c" -> {"a", "b", "c"}; an empty item is refused in one line naming `what` ("GPU name").
 std::vector<std::string> split_commas(const std::string& s, const std::string& what);
 
-// "128x128x64" -> TileShape; throws on malformed text.
-TileShape parse_tile(const std::string& text);
+// "128x128x64" -> TileShape (sim/api/predict_run.hpp); throws on malformed text.
+using lw::parse_tile;
 
 // --tile MxNxK (absent: kDefaultTile) and --reduction deterministic|atomic.
 void add_plan_options(po::options_description& desc);
 TileShape tile_from(const po::variables_map& vm);
 Reduction reduction_from(const po::variables_map& vm);
 
-// Tile (or best's kernel-tile list), GPU shape, reduction and model for predict/compare;
-// validates every shape, tile and the model's parameters for each tile against them.
+// make_predict_setup (sim/api/predict_run.hpp) from --tile, --cluster and --reduction.
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
                                 const CostModel& model, const std::vector<Problem>& shapes,
                                 const std::vector<std::string>& schedules);
@@ -50,6 +51,8 @@ void add_model_options(po::options_description& desc);
 std::unique_ptr<CostModel> model_from(const po::variables_map& vm, const GpuSpec& gpu);
 // The fitted model file --model names (read once per process), or nullptr for a built-in model.
 const ModelFile* fitted_model_file(const po::variables_map& vm);
+// --model and --param as sim/api's ModelSource (the file read once per process).
+ModelSource model_source_from(const po::variables_map& vm);
 
 // --format table|csv|json (subset given by `allowed`).
 std::string format_from(const po::variables_map& vm, const std::vector<std::string>& allowed);

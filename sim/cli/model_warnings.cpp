@@ -1,63 +1,18 @@
 // The extrapolation and undetermined-parameter warnings (model_warnings.hpp).
 #include "sim/cli/model_warnings.hpp"
 
-#include <algorithm>
 #include <iostream>
 
-#include "sim/decomp/kernel_configs.hpp"
-#include "sim/decomp/planners/config_list.hpp"
+#include "sim/api/calibration_warning.hpp"
 
 namespace lw::cli {
-
-namespace {
-
-// Whether a schedule other than best (whose candidates are kernel tiles) runs on --tile.
-bool uses_tile_option(const std::vector<std::string>& schedules) {
-  return std::any_of(schedules.begin(), schedules.end(),
-                     [](const std::string& s) { return s != "best"; });
-}
-
-// What lies outside the file's training rows (empty when it records none).
-std::vector<std::string> outside_training_rows(const ModelFile& f, const GpuSpec& gpu,
-                                               const std::vector<Problem>& shapes,
-                                               const TileShape& tile,
-                                               const std::vector<std::string>& schedules) {
-  std::vector<std::string> outside;
-  const TrainingRange& r = f.training_range;
-  if (r.empty()) return outside;
-  if (uses_tile_option(schedules) && kernel_tile_index(tile) < 0) {
-    outside.push_back("tile " + tile_text(tile) + " is not one of the kernels' (" +
-                      kernel_tiles_text() + "), which its measurements ran");
-  }
-  const auto out =
-      std::count_if(shapes.begin(), shapes.end(), [&](const Problem& p) { return !r.holds(p); });
-  if (out > 0) {
-    outside.push_back(std::to_string(out) + " of " + std::to_string(shapes.size()) +
-                      " shapes lie outside its training rows (" + r.text() + ")");
-  }
-  if (!r.holds_sms(gpu.sms)) {
-    outside.push_back(std::to_string(gpu.sms) + " SMs lie outside its training rows' " +
-                      std::to_string(r.least_sms) + "-" + std::to_string(r.greatest_sms));
-  }
-  return outside;
-}
-
-}  // namespace
 
 void warn_outside_calibration(const std::string& command, const ModelFile& f,
                               const std::string& name, const GpuSpec& gpu,
                               const std::vector<Problem>& shapes, const TileShape& tile,
                               const std::vector<std::string>& schedules) {
-  std::vector<std::string> outside;
-  const bool same_gpu = gpu.name == f.gpu || gpu.name.rfind(f.gpu + "@", 0) == 0;
-  if (!f.gpu.empty() && !same_gpu) {
-    outside.push_back("the GPU is " + gpu.name + ", its measurements ran on " + f.gpu);
-  }
-  for (auto& o : outside_training_rows(f, gpu, shapes, tile, schedules)) outside.push_back(o);
-  if (outside.empty()) return;
-  std::string line = "lastwave " + command + ": warning: model " + name + " extrapolates: ";
-  for (size_t i = 0; i < outside.size(); ++i) line += (i ? "; " : "") + outside[i];
-  std::cerr << line << "\n";
+  const std::string text = outside_calibration(f, name, gpu, shapes, tile, schedules);
+  if (!text.empty()) std::cerr << "lastwave " << command << ": warning: " << text << "\n";
 }
 
 void warn_undetermined(const std::string& command, const ModelFile& f, const std::string& name,

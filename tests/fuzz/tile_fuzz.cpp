@@ -1,5 +1,5 @@
-// Fuzz target: --tile MxNxK parsing (parse_tile, sim/cli/common.hpp) and the geometry check every
-// accepted tile then goes through.
+// Fuzz target: --tile MxNxK parsing (parse_tile, sim/api/predict_run.hpp, as sim/cli/common.hpp
+// names it) and the geometry check every accepted tile then goes through.
 #include "sim/cli/common.hpp"
 #include "tests/fuzz/fuzz_util.hpp"
 

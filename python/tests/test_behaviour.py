@@ -1,0 +1,185 @@
+"""predict / best / plan / trace against values with an independent source: the seed script's
+printed numbers (tests/golden/schedule_sim_seed.txt), the README's documented examples, the CLI,
+and invariants every plan must keep."""
+
+import collections
+import json
+import threading
+
+import pytest
+
+import lastwave
+from conftest import R17
+
+# tests/golden/schedule_sim_seed.txt (the tutorial's schedule_sim.py output, unit model).
+SEED_CASES = [
+    ("h100-sxm", (1536, 1536, 4096), {"dp": 132.0, "splitk:2": 106.0, "streamk": 78.0,
+                                      "cutlass-seed": 78.0}),
+    ("h100-sxm", (128, 4096, 4096), {"dp": 66.0, "splitk:4": 26.0, "streamk": 29.0}),
+    ("b200", (3840, 3840, 4096), {"dp": 462.0, "streamk": 408.0}),
+    ("h100-sxm", (4096, 4096, 4096), {"dp": 528.0, "streamk": 517.0, "cutlass-seed": 528.0}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("gpu, shape, expected", SEED_CASES)
+def test_seed_makespans(gpu, shape, expected):
+    rows = lastwave.predict(shape, schedules=list(expected), gpu=gpu)
+    assert {r.schedule: r.makespan for r in rows} == expected
+    assert rows.time_unit == "iter" and all(r.status == "ok" for r in rows)
+
+
+def test_best_readme_decode_projection():
+    """README: 128x4096x4096 on h200, unit model: a 64x128 tile split two ways, 22.0."""
+    (plan,) = lastwave.best((128, 4096, 4096))
+    assert (plan.rank, plan.decomposition, plan.tile, plan.cluster, plan.time) == (
+        1, "splitk:2", "64x128x64", "1x1", 22.0)  # fmt: skip
+
+
+def test_best_top_readme_r17():
+    """README: r17 on 16x8192x4096, the five fastest plans and their times (us)."""
+    model = lastwave.load_model(R17)
+    plans = lastwave.best((16, 8192, 4096), model=model, top=5)
+    got = [(p.rank, p.decomposition, p.tile, round(p.time, 1)) for p in plans]
+    assert got == [
+        (1, "dp", "64x128x64", 29.5),
+        (2, "splitk:2", "64x128x64", 30.4),
+        (3, "splitk:2", "64x256x64", 31.5),
+        (4, "streamk", "64x128x64", 31.6),
+        (5, "splitk:3", "64x256x64", 32.5),
+    ]
+    assert all(p.time_unit == "us" for p in plans)
+    times = [p.time for p in plans]
+    assert times == sorted(times)
+
+
+def test_best_is_the_fastest_of_its_candidates():
+    """No single config (tile, decomposition) the search covers beats best's pick."""
+    shape = (1000, 3000, 5000)
+    (pick,) = lastwave.best(shape, tiles="128x128x64,64x128x64")
+    for tile in ("128x128x64", "64x128x64"):
+        rows = lastwave.predict(shape, schedules="dp,splitk:2,splitk:4,streamk,cutlass",
+                                tile=tile)
+        assert all(r.makespan >= pick.time for r in rows)
+
+
+def test_deadlock_is_a_row():
+    """README: a Stream-K grid of 3 units on one SM can never finish."""
+    (row,) = lastwave.predict((256, 128, 640), schedules="streamk:3", sms=1, gpu=None)
+    assert (row.status, row.makespan, row.efficiency) == ("deadlock", None, None)
+
+
+def test_plan_readme_cutlass_streamk():
+    """README: CTA 0 of CUTLASS's forced Stream-K walk of 4096^3 on h200."""
+    p = lastwave.plan((4096, 4096, 4096), "cutlass-streamk")
+    assert (p.choice, p.tiles, p.tiles_m, p.tiles_n, p.k_tiles, p.grid, p.persistent,
+            p.split_tiles, p.split_units, p.groups, p.workspace_slots) == (
+        "StreamK", 1024, 32, 32, 64, 132, True, 232, 132, 4, 232)  # fmt: skip
+    first, second, third = p.cta(0)[:3]
+    assert (first.tile, first.tile_m, first.tile_n, first.k_begin, first.k_end, first.role,
+            first.slot, first.signal) == (4, 0, 4, 0, 49, "store_partial", 4, 49)  # fmt: skip
+    assert (second.tile, second.role, second.k_end) == (0, "whole", 64)
+    assert (third.tile, third.tile_m, third.tile_n) == (232, 7, 8)
+
+
+@pytest.mark.parametrize("schedule", ["dp", "splitk:3", "splitk-sep:3", "streamk", "cutlass",
+                                      "two-tile"])
+def test_plan_covers_every_k_iteration_once(schedule):
+    """Each tile's MAC iterations are walked exactly once across the GEMM launch's CTAs."""
+    p = lastwave.plan((1000, 3000, 5000), schedule, sms=100)
+    covered = collections.Counter()
+    for s in p.steps:
+        if s.launch == 0:
+            covered[s.tile] += s.k_end - s.k_begin
+    assert covered == {t: p.k_tiles for t in range(p.tiles)}
+
+
+@pytest.mark.parametrize("schedule, tile", [("cutlass-streamk", None), ("splitk-sep:3", None),
+                                            ("streamk", "64x128x64")])
+def test_plan_csv_is_the_clis(cli, schedule, tile):
+    args = ["plan", "--gpu", "h200", "--sms", "100", "--m", "1000", "--n", "3000", "--k",
+            "5000", "--schedule", schedule, "--format", "csv"]  # fmt: skip
+    if tile:
+        args += ["--tile", tile]
+    p = lastwave.plan((1000, 3000, 5000), schedule, sms=100, tile=tile)
+    assert p.to_csv() == cli(*args)
+    assert len(p.steps) == p.to_csv().count("\n") - 1
+
+
+@pytest.mark.parametrize("schedule", ["streamk", "best"])
+def test_trace_is_the_clis(cli, tmp_path, schedule):
+    model = "configs/models/h200-bf16-128x128x64.json"
+    out = tmp_path / "sim.json"
+    cli("predict", "--model", model, "--gpu", "h200", "--m", "1000", "--n", "3000", "--k",
+        "5000", "--schedule", schedule, "--tile", "128x128x64", "--trace", str(out))  # fmt: skip
+    text = lastwave.trace((1000, 3000, 5000), schedule, model=model, tile="128x128x64")
+    assert text == out.read_text()
+    doc = json.loads(text)
+    assert doc["traceEvents"] and doc["lastwave"]["source"] == "sim"
+
+
+def test_merge_traces_is_the_clis(cli, tmp_path):
+    """README: the simulated streamk timeline beside the H200's measured one (`lastwave trace`)."""
+    hw = "configs/measurements/traces/h200_1000x3000x5000_sms132_streamk.json"
+    sim = lastwave.trace((1000, 3000, 5000), "streamk", sms=132,
+                         model="configs/models/h200-bf16-128x128x64.json", tile="128x128x64")
+    (tmp_path / "sim.json").write_text(sim)
+    out = tmp_path / "both.json"
+    cli("trace", "--sim", str(tmp_path / "sim.json"), "--hw", hw, "--out", str(out))
+    with open(hw) as f:
+        merged = lastwave.merge_traces(sim, f.read())
+    assert merged == out.read_text()
+    assert {e["pid"] for e in json.loads(merged)["traceEvents"]} == {0, 1}
+    with pytest.raises(ValueError) as excinfo:
+        lastwave.merge_traces(sim, sim)  # a simulated trace where the measured one belongs
+    assert "\n" not in str(excinfo.value)
+
+
+def test_model_warnings():
+    """Outside r17's training rows (8 SMs): the CLI's warning line, as a ModelWarning."""
+    with pytest.warns(lastwave.ModelWarning, match="8 SMs lie outside"):
+        rows = lastwave.predict((4096, 4096, 4096), schedules="dp", sms=8, model=R17)
+    assert "8 SMs lie outside" in rows.extrapolation
+
+
+def test_sms_alone_uses_the_model_files_gpu():
+    """gpu=None, sms=N with r17: a partition of the h200 it was measured on (CLI's --sms)."""
+    a = lastwave.predict((4096, 4096, 4096), schedules="dp", gpu=None, sms=100, model=R17)
+    b = lastwave.predict((4096, 4096, 4096), schedules="dp", gpu="h200", sms=100, model=R17)
+    assert a[0].makespan == b[0].makespan and a[0].sms == 100
+
+
+def test_gpu_spec():
+    h200 = lastwave.GpuSpec.preset("h200")
+    assert h200.sms == 132 and "h200" in lastwave.gpu_names()
+    part = h200.with_sms(100)
+    assert (part.sms, part.chip_sms) == (100, 132)
+    a = lastwave.predict((4096, 4096, 4096), schedules="dp", gpu=part, model="roofline")
+    b = lastwave.predict((4096, 4096, 4096), schedules="dp", sms=100, model="roofline")
+    assert a == b
+
+
+def test_records_views():
+    rows = lastwave.predict([(128, 4096, 4096), (4096, 4096, 4096)], schedules="dp,best",
+                            model=R17, top=2)
+    assert rows.columns[-3:] == ["rank", "status", "reason"] and "makespan_us" in rows.columns
+    np = pytest.importorskip("numpy")
+    array = rows.to_numpy()
+    assert array.dtype.names == tuple(rows.columns) and len(array) == len(rows)
+    assert np.allclose(array["makespan"], [r.makespan for r in rows])
+
+
+def test_concurrent_calls_match_serial():
+    """Threads (the GIL released while simulating) get the same rows as serial calls."""
+    shapes = [(m, 4096, 4096) for m in (128, 512, 1000, 2048, 4096, 8192)]
+    serial = [lastwave.predict(s, schedules="dp,streamk,best") for s in shapes]
+    results = [None] * len(shapes)
+
+    def work(i):
+        results[i] = lastwave.predict(shapes[i], schedules="dp,streamk,best")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(shapes))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == serial

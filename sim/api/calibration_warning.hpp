@@ -1,0 +1,22 @@
+// What a fitted model file extrapolates to: the cases asked of it that lie outside what it was
+// calibrated on (its GPU, the kernels' tiles, its training rows' shapes and SM counts). The CLI
+// prints it as a warning line, the Python module raises it as a Python warning.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "models/registry.hpp"
+#include "sim/decomp/types.hpp"
+#include "sim/gpu/gpu_spec.hpp"
+
+namespace lw {
+
+// "model NAME extrapolates: ..." when cases lie outside what model file `f` (named `name` by the
+// user) was calibrated on: other shapes or SM counts than its training rows' (its residual trees
+// give such cases the nearest trained leaf's factor), a tile the kernels lack (when a schedule
+// other than best runs on it), or another GPU than the one it was measured on. Empty otherwise.
+std::string outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
+                                const std::vector<Problem>& shapes, const TileShape& tile,
+                                const std::vector<std::string>& schedules);
+
+}  // namespace lw

@@ -1,0 +1,27 @@
+// A plan CTA by CTA, segment by segment, as rows (what `lastwave plan` prints and the Python
+// module's plan() returns): the main launch's CTAs in order, then the reduction launch's.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/decomp/plan.hpp"
+#include "sim/decomp/walk.hpp"
+
+namespace lw {
+
+struct PlanStep {
+  int launch = 0;                  // 0: the GEMM launch; 1: the separate reduction launch
+  int64_t cta = 0;                 // CTA index within its launch
+  int64_t seq = 0;                 // position in that CTA's walk
+  int64_t tile_m = 0, tile_n = 0;  // the output tile's coordinates
+  Segment segment;
+};
+
+// Every segment of `plan`, walked as the simulator and the kernels walk it (walk_next).
+std::vector<PlanStep> plan_steps(const Plan& plan);
+
+// `lastwave plan --format csv`: a header and one line per step.
+std::string plan_csv(const std::vector<PlanStep>& steps);
+
+}  // namespace lw
