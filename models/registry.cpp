@@ -100,35 +100,22 @@ constexpr TileShape kTilesBeforeNarrow[] = {
     {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {256, 128, 64},
 };
 
-// A model file's "tiles": an array of tile names, each one the kernels have.
-std::vector<TileShape> read_tile_list(const nlohmann::json& list, const std::string& where) {
+// A model file's list `key` ("tiles", "clusters"): a non-empty array of names (`form`), each one
+// `parse` accepts (a configuration the kernels have).
+template <class Parse>
+auto read_config_list(const nlohmann::json& list, const std::string& where, const std::string& key,
+                      const std::string& form, Parse parse) {
   if (!list.is_array() || list.empty()) {
-    throw std::invalid_argument(where + ": \"tiles\" must be a non-empty array of \"MxNxK\"");
+    throw std::invalid_argument(where + ": \"" + key + "\" must be a non-empty array of \"" + form +
+                                "\"");
   }
-  std::vector<TileShape> out;
+  decltype(parse(std::string())) out;
   for (const auto& name : list) {
-    if (!name.is_string()) throw std::invalid_argument(where + ": bad \"tiles\" entry");
+    if (!name.is_string()) throw std::invalid_argument(where + ": bad \"" + key + "\" entry");
     try {
-      for (const TileShape& t : parse_kernel_tiles(name.get<std::string>())) out.push_back(t);
+      for (const auto& c : parse(name.get<std::string>())) out.push_back(c);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(where + ": \"tiles\": " + e.what());
-    }
-  }
-  return out;
-}
-
-// A model file's "clusters": an array of "MxN" names, each one the kernels launch with.
-std::vector<ClusterShape> read_cluster_list(const nlohmann::json& list, const std::string& where) {
-  if (!list.is_array() || list.empty()) {
-    throw std::invalid_argument(where + ": \"clusters\" must be a non-empty array of \"MxN\"");
-  }
-  std::vector<ClusterShape> out;
-  for (const auto& name : list) {
-    if (!name.is_string()) throw std::invalid_argument(where + ": bad \"clusters\" entry");
-    try {
-      for (const ClusterShape& c : parse_kernel_clusters(name.get<std::string>())) out.push_back(c);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(where + ": \"clusters\": " + e.what());
+      throw std::invalid_argument(where + ": \"" + key + "\": " + e.what());
     }
   }
   return out;
@@ -167,9 +154,11 @@ ModelFile read_model_file(const std::string& path) {
     f.tile = parse_tile_text(j["tile"].get<std::string>());
     f.has_tile = true;
   }
-  if (j.contains("clusters")) f.clusters = read_cluster_list(j["clusters"], where);
+  if (j.contains("clusters")) {
+    f.clusters = read_config_list(j["clusters"], where, "clusters", "MxN", parse_kernel_clusters);
+  }
   if (j.contains("tiles")) {
-    f.tiles = read_tile_list(j["tiles"], where);
+    f.tiles = read_config_list(j["tiles"], where, "tiles", "MxNxK", parse_kernel_tiles);
   } else if (f.model == "calibrated") {
     f.tiles.assign(std::begin(kTilesBeforeNarrow), std::end(kTilesBeforeNarrow));
   }
