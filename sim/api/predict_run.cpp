@@ -169,6 +169,21 @@ void check_model_config(const CostModel& model, const TileShape& t, const Cluste
   }
 }
 
+// best skips the listed configs the model cannot cost: one line saying so (empty: none skipped);
+// throws when it would skip every config the kernels have among them.
+std::string skipped_text(const CostModel& model, const std::vector<TileShape>& tiles,
+                         const std::vector<ClusterShape>& clusters) {
+  const std::vector<std::string> skipped = uncostable_configs(model, tiles, clusters);
+  if (skipped.empty()) return "";
+  size_t configs = 0;
+  for (const TileShape& t : tiles) {
+    for (const ClusterShape& c : clusters) configs += kernel_has_config(t, c) ? 1 : 0;
+  }
+  if (skipped.size() == configs) throw std::invalid_argument(skipped.front());
+  return "best skips " + std::to_string(skipped.size()) + " of the " + std::to_string(configs) +
+         " listed configs, which the model cannot cost; the first: " + skipped.front();
+}
+
 // --tile / --cluster for the schedules other than best: one value each (any tile; a kernel
 // cluster).
 void single_config(const std::optional<std::string>& tile,
@@ -231,8 +246,8 @@ PredictSetup make_predict_setup(const std::optional<std::string>& tile,
   if (has_best) {
     setup.best_tiles = tile ? parse_kernel_tiles(*tile) : model_tiles(model);
     setup.best_clusters = cluster ? parse_kernel_clusters(*cluster) : model_clusters(model);
+    setup.best_skipped = skipped_text(model, setup.best_tiles, setup.best_clusters);
     for (const auto& t : setup.best_tiles) {
-      for (const auto& c : setup.best_clusters) check_model_config(model, t, c);
       for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
     }
   }

@@ -1,6 +1,7 @@
 // `lastwave compare`: per-shape winner over a shape corpus and a summary per schedule (geomean
 // speedup over dp, share of shapes within 1 % of the best); CSV and SVG plots (compare_plots.hpp).
 #include <cmath>
+#include <iostream>
 #include <cstdio>
 #include <sstream>
 
@@ -55,6 +56,8 @@ int cmd_compare(int argc, char** argv) {
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
   const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
+  if (!setup.best_skipped.empty())
+    std::cerr << "lastwave compare: note: " << setup.best_skipped << "\n";
   Progress progress("compare", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
   const auto rows = predict_all(shapes, schedules, setup, &progress);

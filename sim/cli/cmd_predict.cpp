@@ -166,6 +166,9 @@ int cmd_predict(int argc, char** argv) {
   request.strict = vm.count("strict") > 0;
   const PreparedPredict prepared = prepare_predict(std::move(request));
   const PredictRequest& r = prepared.request;
+  if (!prepared.setup.best_skipped.empty()) {
+    std::cerr << "lastwave predict: note: " << prepared.setup.best_skipped << "\n";
+  }
   if (vm.count("trace") && (r.shapes.size() != 1 || r.schedules.size() != 1)) {
     throw std::invalid_argument("--trace needs exactly one shape and one schedule");
   }

@@ -19,14 +19,6 @@ const std::vector<std::string>& best_decompositions() {
 
 namespace {
 
-void check_config(const CostModel& model, const TileShape& tile, const ClusterShape& cluster) {
-  const std::string err = model.config_error(tile, cluster);
-  if (!err.empty()) {
-    throw std::invalid_argument("tile " + tile_text(tile) + " cluster " + cluster_text(cluster) +
-                                ": " + err);
-  }
-}
-
 // One (tile, cluster, decomposition) to simulate. The search simulates likely winners first (tiles
 // of small ideal makespan, then Stream-K-like decompositions) so the cut-off prunes the rest
 // early; `index` is the canonical (tiles, clusters, decompositions) position that breaks ties.
@@ -105,6 +97,21 @@ SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
   return opt;
 }
 
+std::vector<std::string> uncostable_configs(const CostModel& model,
+                                            const std::vector<TileShape>& tiles,
+                                            const std::vector<ClusterShape>& clusters) {
+  std::vector<std::string> out;
+  for (const TileShape& t : tiles) {
+    for (const ClusterShape& c : clusters) {
+      if (!kernel_has_config(t, c)) continue;
+      const std::string err = model.config_error(t, c);
+      if (!err.empty())
+        out.push_back("tile " + tile_text(t) + " cluster " + cluster_text(c) + ": " + err);
+    }
+  }
+  return out;
+}
+
 std::vector<TileShape> model_tiles(const CostModel& model) {
   std::vector<TileShape> out;
   for (const TileShape& t : kKernelTiles) {
@@ -135,7 +142,7 @@ std::vector<Candidate> search_order(const Problem& problem, const GpuShape& gpu,
   for (size_t t = 0; t < tiles.size(); ++t) {
     for (size_t c = 0; c < clusters.size(); ++c) {
       if (!kernel_has_config(tiles[t], clusters[c])) continue;
-      check_config(model, tiles[t], clusters[c]);
+      if (!model.config_error(tiles[t], clusters[c]).empty()) continue;  // uncostable_configs()
       if (resident_clusters(gpu, clusters[c]) < 1) continue;  // needs more SMs than the GPU has
       const double ideal = candidate_ideal(problem, tiles[t], clusters[c], gpu, model);
       for (size_t d = 0; d < nd; ++d) {
@@ -146,7 +153,8 @@ std::vector<Candidate> search_order(const Problem& problem, const GpuShape& gpu,
   }
   if (order.empty()) {
     throw std::invalid_argument(
-        "best: none of these configs runs here (the kernels lack them, or "
+        "best: none of these configs runs here (the kernels lack them, the cost model cannot "
+        "cost them, or "
         "their clusters need more than " +
         std::to_string(gpu.sms) + " SMs)");
   }

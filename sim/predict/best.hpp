@@ -33,9 +33,10 @@ struct BestChoice {
 // Ties go to the earlier candidate in (tiles, clusters, best_decompositions()) order. Exact: likely
 // winners are simulated first and a candidate is abandoned only once its simulated time passes the
 // best makespan found so far (SimOptions::cutoff), so the result equals an exhaustive search.
-// Throws std::invalid_argument (one line) for a bad shape, an empty list, or when `model` lacks
-// parameters for a candidate config (CostModel::config_error; model_clusters() lists those it
-// has). `sim` is reused scratch (no allocation per event): one Simulator per thread.
+// Candidates `model` cannot cost (CostModel::config_error) are skipped (uncostable_configs() lists
+// them, model_tiles() / model_clusters() the ones it can). Throws std::invalid_argument (one line)
+// for a bad shape, an empty list, or when no candidate is left. `sim` is reused scratch (no
+// allocation per event): one Simulator per thread.
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
                        const CostModel& model, const std::vector<TileShape>& tiles,
                        const std::vector<ClusterShape>& clusters, Simulator& sim);
@@ -55,6 +56,11 @@ BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction re
                        const CostModel& model, const std::vector<TileShape>& tiles,
                        const std::vector<ClusterShape>& clusters);
 
+// The configs of tiles x clusters the kernels have but `model` cannot cost, one line each
+// ("tile T cluster C: why"), in list order: what `best` skips.
+std::vector<std::string> uncostable_configs(const CostModel& model,
+                                            const std::vector<TileShape>& tiles,
+                                            const std::vector<ClusterShape>& clusters);
 // The kernel clusters `model` has parameters for (`best`'s default cluster list).
 std::vector<ClusterShape> model_clusters(const CostModel& model);
 // The kernel tiles `model` has parameters for (`best`'s default tile list).

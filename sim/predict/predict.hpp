@@ -37,6 +37,8 @@ struct PredictSetup {
   ClusterShape cluster;                     // for every schedule but best
   std::vector<TileShape> best_tiles;        // best's candidate tiles; empty = model_tiles(model)
   std::vector<ClusterShape> best_clusters;  // best's clusters; empty = model_clusters(model)
+  // One line on the listed configs best skips because the model cannot cost them; empty: none.
+  std::string best_skipped;
   GpuShape gpu;
   Reduction reduction = Reduction::Deterministic;
   const CostModel* model = nullptr;

@@ -38,6 +38,16 @@ expect_error() {  # expect_error PATTERN ARGS...: rc 2, one line naming the prob
 }
 expect_error "tile 100x100x64 is not one the kernels have (64x32x64" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 100x100x64
+# A calibrated file from before the narrow tiles: best skips the listed tiles it cannot cost and
+# says so in one stderr line (exit 0); listed alone, such a tile is a one-line error.
+printf '{"model": "calibrated", "params": {}}\n' >"$tmp/legacy.json"
+"$lastwave" predict --gpu h200 --m 16 --n 4096 --k 4096 --schedule best --tile 64x32,128x128 \
+  --cluster 1x1 --model "$tmp/legacy.json" --format csv >"$tmp/out" 2>"$tmp/err"
+[[ $(wc -l <"$tmp/err") -eq 1 ]] && grep -q ',128x128x64,1x1,ok,$' "$tmp/out" &&
+  grep -q '^lastwave predict: note: best skips 1 of the 2 listed configs, which the model cannot cost; the first: tile 64x32x64 cluster 1x1: ' "$tmp/err" ||
+  { echo "FAIL: best with an uncostable tile listed: $(cat "$tmp/err")"; exit 1; }
+expect_error "tile 64x32x64 cluster 1x1: the calibrated model was fitted on tiles 64x128x64," \
+  predict --gpu h200 --m 16 --n 4096 --k 4096 --schedule best --tile 64x32 --model "$tmp/legacy.json"
 expect_error "bad tile '128x1x'" predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 128x1x
 expect_error "lists several; only --schedule best searches a list" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule dp --tile 128x128x64,128x256x64

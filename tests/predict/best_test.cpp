@@ -128,7 +128,18 @@ TEST_CASE("a model file that lists its measured clusters refuses the others, and
   REQUIRE(clusters.size() == 2);
   CHECK(lw::cluster_text(clusters[0]) == "1x1");
   CHECK(lw::cluster_text(clusters[1]) == "2x1");
-  // Asked for explicitly, an unmeasured cluster is a one-line error, not a silent prediction.
+  // Listed beside measured ones, an unmeasured cluster is skipped, and uncostable_configs() says
+  // so; asked for alone, it is a one-line error, not a silent prediction.
+  const std::vector<lw::ClusterShape> mixed = {lw::ClusterShape{1, 2}, lw::ClusterShape{1, 1}};
+  const auto b = lw::choose_best(lw::Problem{4096, 4096, 4096}, kH200, lw::Reduction::Deterministic,
+                                 *cal, tiles("128x128x64"), mixed);
+  REQUIRE(b.found);
+  CHECK(lw::cluster_text(b.cluster) == "1x1");
+  const auto skipped = lw::uncostable_configs(*cal, tiles("128x128x64"), mixed);
+  REQUIRE(skipped.size() == 1);
+  CHECK(skipped[0] ==
+        "tile 128x128x64 cluster 1x2: the calibrated model was fitted on clusters 1x1, 2x1 only: "
+        "no measurement of cluster 1x2 (calibrate on measurements that include it)");
   CHECK_THROWS_AS(
       lw::choose_best(lw::Problem{4096, 4096, 4096}, kH200, lw::Reduction::Deterministic, *cal,
                       tiles("128x128x64"), {lw::ClusterShape{1, 2}}),
@@ -202,8 +213,8 @@ TEST_CASE("best skips clusters that do not fit on the GPU") {
   CHECK_THROWS_WITH_AS(
       lw::choose_best(lw::Problem{256, 256, 256}, one_sm, lw::Reduction::Deterministic, *model,
                       tiles("128x128x64"), {lw::ClusterShape{2, 1}}),
-      "best: none of these configs runs here (the kernels lack them, or their clusters need more "
-      "than 1 SMs)",
+      "best: none of these configs runs here (the kernels lack them, the cost model cannot cost "
+      "them, or their clusters need more than 1 SMs)",
       std::invalid_argument);
 }
 
