@@ -43,12 +43,15 @@ std::vector<std::string> outside_training_rows(const ModelFile& f, const GpuSpec
 
 }  // namespace
 
+bool measured_on(const ModelFile& f, const GpuSpec& gpu) {
+  return f.gpu.empty() || gpu.name == f.gpu || gpu.name.rfind(f.gpu + "@", 0) == 0;
+}
+
 std::string outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
                                 const std::vector<Problem>& shapes, const TileShape& tile,
                                 const std::vector<std::string>& schedules) {
   std::vector<std::string> outside;
-  const bool same_gpu = gpu.name == f.gpu || gpu.name.rfind(f.gpu + "@", 0) == 0;
-  if (!f.gpu.empty() && !same_gpu) {
+  if (!measured_on(f, gpu)) {
     outside.push_back("the GPU is " + gpu.name + ", its measurements ran on " + f.gpu);
   }
   for (auto& o : outside_training_rows(f, gpu, shapes, tile, schedules)) outside.push_back(o);

@@ -11,6 +11,10 @@
 
 namespace lw {
 
+// Whether `gpu` is the GPU model file `f` was measured on, or a partition of it (or `f` names
+// none).
+bool measured_on(const ModelFile& f, const GpuSpec& gpu);
+
 // "model NAME extrapolates: ..." when cases lie outside what model file `f` (named `name` by the
 // user) was calibrated on: other shapes or SM counts than its training rows' (its residual trees
 // give such cases the nearest trained leaf's factor), a tile the kernels lack (when a schedule

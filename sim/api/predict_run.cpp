@@ -90,6 +90,20 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
   }
 }
 
+// A calibrated model's fitted physics (rates, latencies, trees) belongs to the GPU its measurements
+// ran on; there is no rule to carry it to another GPU, so on another one every row is refused
+// (the built-in models and partitions of the measured GPU answer as usual).
+void refuse_other_gpu(const PreparedPredict& p, std::vector<PredictRow>& rows) {
+  const ModelSource& source = p.request.model;
+  if (source.file->model != "calibrated" || measured_on(*source.file, p.request.gpu)) return;
+  for (PredictRow& r : rows) {
+    if (r.deadlock || !r.refused.empty()) continue;
+    r.refused = "model " + source.name + " was calibrated on " + source.file->gpu +
+                "; its fitted physics has no rule to carry it to " + p.request.gpu.name +
+                " (calibrate on that GPU's measurements)";
+  }
+}
+
 // `best`'s `top` fastest plans of every shape (predict_ranked), shape by shape.
 std::vector<std::vector<PredictRow>> rank_all(const std::vector<Problem>& shapes, size_t top,
                                               const PredictSetup& setup) {
@@ -284,9 +298,11 @@ PredictOutcome run_predict(const PreparedPredict& p, const ShapeDone& done) {
                       : std::vector<std::vector<PredictRow>>{};
   PredictOutcome out;
   if (const ModelFile* file = r.model.file.get()) {
+    refuse_other_gpu(p, rows);
     refuse_undetermined(p, rows,
                         [&](const PredictSetup& s) { return predict_all(r.shapes, simulated, s); });
     std::vector<PredictRow> listed = flatten(ranked);
+    refuse_other_gpu(p, listed);
     refuse_undetermined(p, listed, [&](const PredictSetup& s) { return rerun_configs(listed, s); });
     unflatten(listed, ranked);
     out.extrapolation =

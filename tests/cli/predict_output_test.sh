@@ -56,6 +56,17 @@ grep -qF "warning: model $tmp/ranged.json extrapolates: 2 of 3 shapes lie outsid
   --model "$tmp/ranged.json" -q 2>&1 >/dev/null | grep -qF "extrapolates: tile 64x96x64 is not one of the kernels' (64x32x64,"
 "$lastwave" predict --gpu b200 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
   -q 2>&1 >/dev/null | grep -qF "extrapolates: the GPU is b200, its measurements ran on h200"
+# A calibrated file's fitted physics stays on its GPU: on another GPU every row is refused (exit 0,
+# status 'refused', the reason names both GPUs); on a partition of its own GPU the rows are answered.
+printf '{"model":"calibrated","params":{},"gpu":"h200"}\n' >"$tmp/cal-h200.json"
+other=$("$lastwave" predict --gpu b200 --m 1536 --n 1536 --k 4096 --schedule dp,best \
+  --model "$tmp/cal-h200.json" --format csv -q 2>"$tmp/other.err")
+[[ $(grep -c ',refused,' <<<"$other") -eq 2 ]]
+grep -q "was calibrated on h200; its fitted physics has no rule to carry it to b200" <<<"$other"
+grep -q "2 of 2 rows refused" "$tmp/other.err"
+own=$("$lastwave" predict --gpu h200 --sms 64 --m 1536 --n 1536 --k 4096 --schedule dp \
+  --model "$tmp/cal-h200.json" --format csv -q)
+grep -q ',ok,$' <<<"$own"
 # compare warns alike, naming itself, and prints its table all the same.
 "$lastwave" compare --gpu h200 --sms 8 --shapes "$tmp/ranged.csv" --schedule streamk \
   --model "$tmp/ranged.json" -q >"$tmp/out.txt" 2>"$tmp/out.err"
