@@ -15,37 +15,35 @@ import time
 import lastwave
 
 SHAPE = (4096, 4096, 4096)
-CALLS = 20000
-REPEATS = 5  # best of: the least disturbed run on a shared machine
+CALLS = 5000
+# Rounds of (C++, Python, Python with a model name) run back to back, the best of each kept: the
+# least disturbed runs on a shared machine, each kind as exposed to the load as the others.
+ROUNDS = 9
 MICROS = 1e6
 
 
 def python_us(schedules: str, model) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        for _ in range(CALLS):
-            lastwave.predict(SHAPE, schedules=schedules, model=model)
-        best = min(best, (time.perf_counter() - start) * MICROS / CALLS)
-    return best
+    start = time.perf_counter()
+    for _ in range(CALLS):
+        lastwave.predict(SHAPE, schedules=schedules, model=model)
+    return (time.perf_counter() - start) * MICROS / CALLS
 
 
 def cpp_us(binary: str, schedules: str) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        out = subprocess.run([binary, *map(str, SHAPE), schedules, str(CALLS)],
-                             capture_output=True, text=True, check=True).stdout
-        best = min(best, float(re.match(r"([0-9.]+) us/call", out).group(1)))
-    return best
+    out = subprocess.run([binary, *map(str, SHAPE), schedules, str(CALLS)],
+                         capture_output=True, text=True, check=True).stdout
+    return float(re.match(r"([0-9.]+) us/call", out).group(1))
 
 
 def main() -> None:
     binary = sys.argv[1]
     unit = lastwave.load_model("unit")
     for schedules in ("dp", "streamk"):
-        c = cpp_us(binary, schedules)
-        p = python_us(schedules, unit)
-        s = python_us(schedules, "unit")
+        c = p = s = float("inf")
+        for _ in range(ROUNDS):
+            c = min(c, cpp_us(binary, schedules))
+            p = min(p, python_us(schedules, unit))
+            s = min(s, python_us(schedules, "unit"))
         print(f"{SHAPE} {schedules:8s} C++ {c:8.2f} us  Python {p:8.2f} us (model=Model)  "
               f"{s:8.2f} us (model='unit')  overhead {p - c:6.2f} / {s - c:6.2f} us")
 

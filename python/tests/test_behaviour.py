@@ -5,6 +5,7 @@ and invariants every plan must keep."""
 import collections
 import json
 import threading
+import time
 
 import pytest
 
@@ -184,3 +185,22 @@ def test_concurrent_calls_match_serial():
     for t in threads:
         t.join()
     assert results == serial
+
+
+def test_gil_is_released_while_simulating():
+    """While one thread simulates a long call, this thread keeps running Python: the longest pause
+    between its loop iterations stays far below the call's length (held GIL: the whole call)."""
+    shapes = [(m, 8192, 8192) for m in range(4096, 4096 + 128)]
+    start = time.perf_counter()
+    lastwave.predict(shapes, schedules="best")
+    alone = time.perf_counter() - start
+    worker = threading.Thread(target=lastwave.predict, args=(shapes,), kwargs={"schedules": "best"})
+    last, longest = time.perf_counter(), 0.0  # before start(): a pause may begin at once
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    longest = max(longest, time.perf_counter() - last)  # a pause that lasted to the call's end
+    worker.join()
+    assert alone > 0.2, "the call is too short to tell"
+    assert longest < alone / 2
