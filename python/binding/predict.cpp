@@ -98,7 +98,8 @@ void bind_outcome(pyb::module_& m) {
       .def_readonly("physical", &PredictOutcome::physical)
       .def_readonly("ranked", &PredictOutcome::ranked)
       .def_readonly("refusals", &PredictOutcome::refusals)
-      .def_readonly("extrapolation", &PredictOutcome::extrapolation);
+      .def_readonly("extrapolation", &PredictOutcome::extrapolation)
+      .def_readonly("best_skipped", &PredictOutcome::best_skipped);
 }
 
 // Binds `fn(Args)` as a keyword function with the Args fields as parameters.

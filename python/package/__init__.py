@@ -76,7 +76,7 @@ def _request(shapes, schedules, sms, gpu, model, tile, cluster, reduction, top, 
 
 
 def _warn(outcome: Any) -> None:
-    for note in (outcome.extrapolation, outcome.refusals):
+    for note in (outcome.extrapolation, outcome.refusals, outcome.best_skipped):
         if note:
             warnings.warn(note, ModelWarning, stacklevel=3)
 
@@ -101,7 +101,8 @@ def predict(
     tile, cluster: the config of the schedules other than best; for best, the lists it searches.
     top: best's K fastest plans (rows with rank 1..K). strict: a refused row raises ValueError.
     Returns Predictions (a list of PredictRow; .to_csv(), .to_numpy(), .to_pandas()). A refused
-    row or an extrapolating model file also raises a ModelWarning (the CLI's stderr line)."""
+    row, an extrapolating model file or a listed config best skips (the model cannot cost it) also
+    raises a ModelWarning (the CLI's stderr line)."""
     outcome = _lastwave.predict(
         *_request(shapes, schedules, sms, gpu, model, tile, cluster, reduction, top, strict)
     )

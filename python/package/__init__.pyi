@@ -57,6 +57,7 @@ class Predictions(List[PredictRow]):
     time_unit: str
     refusals: str
     extrapolation: str
+    best_skipped: str
     columns: List[str]
     def to_csv(self) -> str: ...
     def to_numpy(self) -> Any: ...

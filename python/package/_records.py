@@ -71,6 +71,11 @@ class Predictions(list):
         return self._outcome.extrapolation
 
     @property
+    def best_skipped(self) -> str:
+        """The listed configs best skips because the model cannot cost them (the CLI's note), or ''."""
+        return self._outcome.best_skipped
+
+    @property
     def columns(self) -> List[str]:
         """The CSV's columns, in order."""
         return (

@@ -143,6 +143,19 @@ def test_model_warnings():
     assert "8 SMs lie outside" in rows.extrapolation
 
 
+def test_best_skips_tiles_the_model_cannot_cost(tmp_path):
+    """A calibrated file from before the narrow tiles (no "tiles" list): best skips a listed 64x32
+    with a ModelWarning (the CLI's note) and picks among the rest; 64x32 alone is a ValueError."""
+    path = tmp_path / "legacy.json"
+    path.write_text('{"model": "calibrated", "params": {}}\n')
+    with pytest.warns(lastwave.ModelWarning, match="best skips 1 of the 2 listed configs"):
+        (plan,) = lastwave.best((16, 4096, 4096), model=str(path), tiles=["64x32", "128x128"],
+                                clusters="1x1")  # fmt: skip
+    assert plan.tile == "128x128x64"
+    with pytest.raises(ValueError, match="no measurement of tile 64x32x64"):
+        lastwave.best((16, 4096, 4096), model=str(path), tiles="64x32", clusters="1x1")
+
+
 def test_sms_alone_uses_the_model_files_gpu():
     """gpu=None, sms=N with r17: a partition of the h200 it was measured on (CLI's --sms)."""
     a = lastwave.predict((4096, 4096, 4096), schedules="dp", gpu=None, sms=100, model=R17)

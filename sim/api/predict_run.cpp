@@ -310,6 +310,7 @@ PredictOutcome run_predict(const PreparedPredict& p, const ShapeDone& done) {
   }
   out.blocks = shape_blocks(r.shapes.size(), r.schedules, simulated, rows, ranked);
   out.refusals = refusal_summary(flatten(out.blocks), out.first_refusal);
+  out.best_skipped = p.setup.best_skipped;
   out.time_unit = p.model->time_unit();
   out.physical = out.time_unit == "us";
   out.ranked = r.top.has_value();

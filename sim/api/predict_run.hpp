@@ -63,6 +63,7 @@ struct PredictOutcome {
   std::string refusals;       // one line on the refused rows, or empty
   std::string first_refusal;  // the first refused row's reason, or empty
   std::string extrapolation;  // outside_calibration()'s text, or empty
+  std::string best_skipped;   // PredictSetup::best_skipped: the listed configs best skips, or empty
 };
 
 // Every row; refused rows say why.
