@@ -1,8 +1,8 @@
 // `lastwave compare`: per-shape winner over a shape corpus and a summary per schedule (geomean
 // speedup over dp, share of shapes within 1 % of the best); CSV and SVG plots (compare_plots.hpp).
 #include <cmath>
-#include <iostream>
 #include <cstdio>
+#include <iostream>
 #include <sstream>
 
 #include "sim/cli/commands.hpp"
