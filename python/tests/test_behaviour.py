@@ -1,6 +1,6 @@
 """predict / best / plan / trace against values with an independent source: the seed script's
-printed numbers (tests/golden/schedule_sim_seed.txt), the README's documented examples, the CLI,
-and invariants every plan must keep."""
+printed numbers (tests/golden/schedule_sim_seed.txt), the documented examples (README.md,
+docs/TOUR.md), the CLI, and invariants every plan must keep."""
 
 import collections
 import json
@@ -38,7 +38,7 @@ def test_best_readme_decode_projection():
 
 
 def test_best_top_readme_r17():
-    """README: r17 on 16x8192x4096, the five fastest plans and their times (us)."""
+    """docs/TOUR.md: r17 on 16x8192x4096, the five fastest plans and their times (us)."""
     model = lastwave.load_model(R17)
     plans = lastwave.best((16, 8192, 4096), model=model, top=5)
     got = [(p.rank, p.decomposition, p.tile, round(p.time, 1)) for p in plans]
@@ -65,13 +65,13 @@ def test_best_is_the_fastest_of_its_candidates():
 
 
 def test_deadlock_is_a_row():
-    """README: a Stream-K grid of 3 units on one SM can never finish."""
+    """docs/TOUR.md: a Stream-K grid of 3 units on one SM can never finish."""
     (row,) = lastwave.predict((256, 128, 640), schedules="streamk:3", sms=1, gpu=None)
     assert (row.status, row.makespan, row.efficiency) == ("deadlock", None, None)
 
 
 def test_plan_readme_cutlass_streamk():
-    """README: CTA 0 of CUTLASS's forced Stream-K walk of 4096^3 on h200."""
+    """docs/TOUR.md: CTA 0 of CUTLASS's forced Stream-K walk of 4096^3 on h200."""
     p = lastwave.plan((4096, 4096, 4096), "cutlass-streamk")
     assert (p.choice, p.tiles, p.tiles_m, p.tiles_n, p.k_tiles, p.grid, p.persistent,
             p.split_tiles, p.split_units, p.groups, p.workspace_slots) == (
@@ -120,7 +120,8 @@ def test_trace_is_the_clis(cli, tmp_path, schedule):
 
 
 def test_merge_traces_is_the_clis(cli, tmp_path):
-    """README: the simulated streamk timeline beside the H200's measured one (`lastwave trace`)."""
+    """docs/TOUR.md: the simulated streamk timeline beside the H200's measured one
+    (`lastwave trace`)."""
     hw = "configs/measurements/traces/h200_1000x3000x5000_sms132_streamk.json"
     sim = lastwave.trace((1000, 3000, 5000), "streamk", sms=132,
                          model="configs/models/h200-bf16-128x128x64.json", tile="128x128x64")
