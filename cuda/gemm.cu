@@ -160,7 +160,12 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
 
 GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out, bool traced,
                            Mainloop mainloop)
-    : plan_(plan), out_(out), traced_(traced), mainloop_(mainloop), last_(mainloop) {
+    : plan_(plan),
+      out_(out),
+      traced_(traced),
+      mainloop_(mainloop),
+      last_(mainloop),
+      l2_promotion_bytes_(kDefaultL2PromotionBytes) {
   constexpr int64_t kTmaElemAlign = 8;  // TMA needs 16-byte row strides
   if (mainloop == Mainloop::Wgmma && (!is_mma_tile(plan.tile) || cluster_size(plan) != 1) &&
       plan.problem.k % kTmaElemAlign != 0) {
@@ -203,6 +208,12 @@ GemmLauncher::~GemmLauncher() {
   cudaFree(trace_segments_);
 }
 
+void GemmLauncher::set_l2_promotion(int bytes) {
+  require_l2_promotion(bytes);
+  l2_promotion_bytes_ = bytes;
+  map_a_ptr_ = map_b_ptr_ = nullptr;  // the cached operand maps are re-encoded
+}
+
 void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   GemmParams p;
   p.a = ops.a;
@@ -238,8 +249,10 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   if (wg != nullptr) {
     if (ops.a != map_a_ptr_ || ops.b != map_b_ptr_) {
       constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
-      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k, wg->slice_rows_a, kBoxK);
-      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k, wg->slice_rows_b, kBoxK);
+      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k, wg->slice_rows_a, kBoxK,
+                                  l2_promotion_bytes_);
+      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k, wg->slice_rows_b, kBoxK,
+                                  l2_promotion_bytes_);
       map_a_ptr_ = ops.a;
       map_b_ptr_ = ops.b;
     }

@@ -11,6 +11,7 @@
 
 #include "cuda/kernel/trace_record.hpp"
 #include "cuda/launch_plan.hpp"
+#include "cuda/tensor_map.hpp"
 
 namespace lw::cuda {
 
@@ -57,6 +58,10 @@ class GemmLauncher {
   // Enqueues the launch(es) on `stream`; no sync. Flags are zeroed when the launcher is built and
   // re-armed by the kernel itself, so launches of one launcher must not overlap.
   void launch(const Operands& ops, cudaStream_t stream);
+  // L2 promotion of the operand loads for later launches (tensor_map.hpp; default
+  // kDefaultL2PromotionBytes). Throws std::invalid_argument for one the TMA does not offer.
+  void set_l2_promotion(int bytes);
+  int l2_promotion() const { return l2_promotion_bytes_; }
   // Synchronizes `stream` and copies the trace of the last launch (traced launchers only).
   TraceResult read_trace(cudaStream_t stream) const;
 
@@ -79,6 +84,7 @@ class GemmLauncher {
   int32_t* flags_ = nullptr;
   CtaTrace* trace_ctas_ = nullptr;
   SegmentTrace* trace_segments_ = nullptr;
+  int l2_promotion_bytes_;           // of the operand maps
   const void* map_a_ptr_ = nullptr;  // operands the cached tensor maps describe
   const void* map_b_ptr_ = nullptr;
   const void* map_c_ptr_ = nullptr;  // C of the cached output maps (TMA-store epilogue)

@@ -51,12 +51,39 @@ CUtensorMap encode_bf16_map(void* base, int64_t rows, int64_t cols, uint32_t box
   return map;
 }
 
+CUtensorMapL2promotion promotion_of(int bytes) {
+  switch (bytes) {
+    case 0:
+      return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+    case 64:
+      return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+    case 128:
+      return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+    case 256:
+      return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+    default:
+      require_l2_promotion(bytes);  // throws
+      return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+  }
+}
+
 }  // namespace
 
+bool valid_l2_promotion(int bytes) {
+  return bytes == 0 || bytes == 64 || bytes == 128 || bytes == 256;
+}
+
+void require_l2_promotion(int bytes) {
+  if (!valid_l2_promotion(bytes)) {
+    throw std::invalid_argument("L2 promotion " + std::to_string(bytes) +
+                                " bytes: the TMA offers 0, 64, 128 or 256");
+  }
+}
+
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k) {
+                               uint32_t box_k, int l2_promotion_bytes) {
   return encode_bf16_map(const_cast<void*>(base), rows, k, box_rows, box_k,
-                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+                         CU_TENSOR_MAP_SWIZZLE_128B, promotion_of(l2_promotion_bytes));
 }
 
 CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,

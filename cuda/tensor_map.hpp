@@ -8,11 +8,23 @@
 
 namespace lw::cuda {
 
+// L2 promotion of the operand loads, in bytes (0 = none, 64, 128 or 256): how much the TMA pulls
+// into L2 around each row it reads. The kernels' default; `lastwave-bench --l2-promotion` measures
+// the others.
+constexpr int kDefaultL2PromotionBytes = 256;
+
+// True for an L2 promotion the TMA offers (0, 64, 128, 256 bytes).
+bool valid_l2_promotion(int bytes);
+// Throws std::invalid_argument (one line) unless valid_l2_promotion(bytes).
+void require_l2_promotion(int bytes);
+
 // 2-D bf16 map of a row-major `rows` x `k` matrix (k contiguous; k % 8 == 0 and `base` 16-byte
 // aligned): box `box_k` x `box_rows` elements, 128-byte swizzle, out-of-bounds elements read as
-// zero. Throws std::runtime_error when the driver lacks the entry point or rejects the map.
+// zero, rows promoted into L2 by `l2_promotion_bytes`. Throws std::invalid_argument for a
+// promotion valid_l2_promotion refuses, std::runtime_error when the driver lacks the entry point
+// or rejects the map.
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k);
+                               uint32_t box_k, int l2_promotion_bytes = kDefaultL2PromotionBytes);
 
 // 2-D bf16 map of a row-major `rows` x `cols` output (cols % 8 == 0, `base` 16-byte aligned) for
 // TMA stores of `box_rows` x `box_cols` boxes: 128-byte swizzle when a box row is 128 bytes, else

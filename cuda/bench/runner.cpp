@@ -118,7 +118,7 @@ std::vector<TracedCta> traced_ctas(const Plan& plan, const cuda::TraceResult& t)
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle\n";
+         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle,l2_promotion\n";
 }
 
 std::string csv_row(const ResultRow& r) {
@@ -140,7 +140,7 @@ std::string csv_row(const ResultRow& r) {
   std::snprintf(predicted, sizeof(predicted), "%.3f", r.predicted_us);
   return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
          "," + r.picked + "," + predicted + "," + std::to_string(r.auto_rank) + "," +
-         std::to_string(r.swizzle) + "\n";
+         std::to_string(r.swizzle) + "," + std::to_string(r.l2_promotion) + "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -260,13 +260,14 @@ void prepare(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
   in.ref64 = &fp64[key];
 }
 
-// What one configuration is: tile, cluster, schedule, mainloop, tile swizzle.
+// What one configuration is: tile, cluster, schedule, mainloop, tile swizzle, L2 promotion.
 struct Config {
   TileShape tile;
   ClusterShape cluster;
   std::string schedule;
   cuda::Mainloop mainloop;
   int64_t swizzle = 1;
+  int64_t l2_promotion = cuda::kDefaultL2PromotionBytes;
 };
 
 // A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
@@ -282,7 +283,8 @@ std::vector<Config> configs_in_order(const BenchOptions& opt,
       for (const std::string& name : opt.schedules)
         for (const cuda::Mainloop ml : mainloops)
           for (const int64_t swizzle : opt.swizzles)
-            configs.push_back({tile, cluster, name, ml, swizzle});
+            for (const int64_t promotion : opt.l2_promotions)
+              configs.push_back({tile, cluster, name, ml, swizzle, promotion});
   if (opt.shuffle_seed != 0) {
     std::mt19937_64 rng(opt.shuffle_seed ^ (kShuffleStride * (shape_index + 1)));
     std::shuffle(configs.begin(), configs.end(), rng);
@@ -306,6 +308,7 @@ void log_row(const ResultRow& r) {
 bool trace_config(const Plan& plan, const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
                   const BenchOptions& opt, const std::string& label) {
   cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true, cfg.mainloop);
+  traced.set_l2_promotion(static_cast<int>(cfg.l2_promotion));
   poison(in.c_trace.p, in.mn, kBf16Bytes, s);
   traced.launch(cuda::Operands{in.a.p, in.b.p, in.c_trace.p}, s);
   const std::vector<TracedCta> ctas = traced_ctas(plan, traced.read_trace(s));
@@ -336,6 +339,7 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
     static_cast<PlanSummary&>(r) = plan_summary(planned);
     gemm = std::make_unique<cuda::GemmLauncher>(planned.plan, sms, cuda::OutType::BF16, false,
                                                 cfg.mainloop);
+    gemm->set_l2_promotion(static_cast<int>(cfg.l2_promotion));
   } catch (const std::invalid_argument& e) {
     r.ok = false;
     r.reduction = reduction_name(opt.reduction);  // nothing ran: the row names the request
@@ -429,12 +433,14 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       r.tile = cfg.tile;
       r.cluster = cfg.cluster;
       r.swizzle = cfg.swizzle;
+      r.l2_promotion = cfg.l2_promotion;
       r.mainloop = cuda::mainloop_name(cfg.mainloop);
       std::string label = cfg.schedule;
       if (label_tile) label += "-" + tile_text(cfg.tile);
       if (opt.clusters.size() > 1) label += "-c" + cluster_text(cfg.cluster);
       if (label_ml) label += "-" + r.mainloop;
       if (opt.swizzles.size() > 1) label += "-s" + std::to_string(cfg.swizzle);
+      if (opt.l2_promotions.size() > 1) label += "-l2p" + std::to_string(cfg.l2_promotion);
       run_config(cfg, in, sms, s, flush, opt, label, r);
       set_cublas(r, in, s, blas, flush, opt);
       log_row(r);

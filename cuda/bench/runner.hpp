@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cuda/tensor_map.hpp"
 #include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 
@@ -21,6 +22,8 @@ struct BenchOptions {
   std::vector<TileShape> tiles = {kDefaultTile};   // kernel tiles to run, each a CSV row
   std::vector<ClusterShape> clusters = {ClusterShape{}};
   std::vector<int64_t> swizzles = {1};  // Plan::swizzle of every config, each a CSV row
+  // L2 promotion of the operand loads in bytes (cuda/tensor_map.hpp), each a CSV row.
+  std::vector<int64_t> l2_promotions = {cuda::kDefaultL2PromotionBytes};
   int warmup = 3;
   int reps = 20;
   // 0: each shape's configurations run in the given order; else in a permutation drawn from this
@@ -52,9 +55,10 @@ struct ResultRow : PlanSummary {
   std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
   TileShape tile;
   ClusterShape cluster;
-  int64_t swizzle = 1;  // the plan's tile swizzle
-  std::string reason;   // why the configuration could not run (ok = 0, nothing timed); else empty
-  std::string picked;   // auto rows: the decomposition the simulator picked
+  int64_t swizzle = 1;                                    // the plan's tile swizzle
+  int64_t l2_promotion = cuda::kDefaultL2PromotionBytes;  // bytes, of the operand loads
+  std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
+  std::string picked;  // auto rows: the decomposition the simulator picked
   double predicted_us = -1;  // auto rows: the simulator's predicted time (-1 otherwise)
   int64_t auto_rank = 0;     // auto rows: 1 = the simulator's pick, 2, 3, ... its next (--top)
   double median_ms = 0, p10_ms = 0, p90_ms = 0, tflops = 0;
