@@ -8,7 +8,7 @@
 
 namespace lw::bench {
 
-std::vector<int64_t> parse_int_list(const std::string& text, const char* what) {
+std::vector<int64_t> parse_int_list(const std::string& text, const char* what, int64_t least) {
   std::vector<int64_t> out;
   std::stringstream ss(text);
   std::string item;
@@ -16,7 +16,7 @@ std::vector<int64_t> parse_int_list(const std::string& text, const char* what) {
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno != 0 || v < 1) {
+    if (item.empty() || *end != '\0' || errno != 0 || v < least) {
       throw std::invalid_argument(std::string(what) + ": bad value '" + item + "'");
     }
     out.push_back(v);

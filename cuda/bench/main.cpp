@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
     if (opt.auto_pick && vm.count("swizzle")) {
       throw std::invalid_argument("--swizzle applies to the listed decompositions, not auto");
     }
-    opt.l2_promotions = parse_int_list(promotions, "--l2-promotion");
+    opt.l2_promotions = parse_int_list(promotions, "--l2-promotion", 0);
     for (const int64_t bytes : opt.l2_promotions) {
       if (!cuda::valid_l2_promotion(static_cast<int>(bytes))) {
         throw std::invalid_argument("--l2-promotion: " + std::to_string(bytes) +
