@@ -165,7 +165,7 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
       traced_(traced),
       mainloop_(mainloop),
       last_(mainloop),
-      l2_promotion_bytes_(kDefaultL2PromotionBytes) {
+      l2_promotion_bytes_(default_l2_promotion(plan.problem.k)) {
   constexpr int64_t kTmaElemAlign = 8;  // TMA needs 16-byte row strides
   if (mainloop == Mainloop::Wgmma && (!is_mma_tile(plan.tile) || cluster_size(plan) != 1) &&
       plan.problem.k % kTmaElemAlign != 0) {

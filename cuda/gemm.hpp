@@ -59,7 +59,7 @@ class GemmLauncher {
   // re-armed by the kernel itself, so launches of one launcher must not overlap.
   void launch(const Operands& ops, cudaStream_t stream);
   // L2 promotion of the operand loads for later launches (tensor_map.hpp; default
-  // kDefaultL2PromotionBytes). Throws std::invalid_argument for one the TMA does not offer.
+  // default_l2_promotion(K)). Throws std::invalid_argument for one the TMA does not offer.
   void set_l2_promotion(int bytes);
   int l2_promotion() const { return l2_promotion_bytes_; }
   // Synchronizes `stream` and copies the trace of the last launch (traced launchers only).

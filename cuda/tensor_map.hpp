@@ -9,9 +9,18 @@
 namespace lw::cuda {
 
 // L2 promotion of the operand loads, in bytes (0 = none, 64, 128 or 256): how much the TMA pulls
-// into L2 around each row it reads. The kernels' default; `lastwave-bench --l2-promotion` measures
-// the others.
-constexpr int kDefaultL2PromotionBytes = 256;
+// into L2 around each box row it reads. Rows whose pitch is a whole number of 128-byte lines
+// (K % 64 == 0) take 256 B; other rows straddle lines, and 256 B then fetches lines no box reads:
+// on the H200, 1x1 configs ran 14-16 % faster with 128 B at K % 64 != 0 (docs/PERFORMANCE.md,
+// round 6; `lastwave-bench --l2-promotion` measures any other).
+constexpr int kAlignedRowL2PromotionBytes = 256;
+constexpr int kMisalignedRowL2PromotionBytes = 128;
+constexpr int64_t kL2LineBytes = 128;
+
+// The kernels' L2 promotion for operands of depth k (bf16 rows of k elements).
+constexpr int default_l2_promotion(int64_t k) {
+  return (k * 2) % kL2LineBytes == 0 ? kAlignedRowL2PromotionBytes : kMisalignedRowL2PromotionBytes;
+}
 
 // True for an L2 promotion the TMA offers (0, 64, 128, 256 bytes).
 bool valid_l2_promotion(int bytes);
@@ -24,7 +33,7 @@ void require_l2_promotion(int bytes);
 // promotion valid_l2_promotion refuses, std::runtime_error when the driver lacks the entry point
 // or rejects the map.
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k, int l2_promotion_bytes = kDefaultL2PromotionBytes);
+                               uint32_t box_k, int l2_promotion_bytes);
 
 // 2-D bf16 map of a row-major `rows` x `cols` output (cols % 8 == 0, `base` 16-byte aligned) for
 // TMA stores of `box_rows` x `box_cols` boxes: 128-byte swizzle when a box row is 128 bytes, else

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
   std::string mainloop = "wgmma", tiles = tile_text(kDefaultTile), clusters = "1x1";
   std::string model, gpu = "h200", swizzles = "1";
-  std::string promotions = std::to_string(cuda::kDefaultL2PromotionBytes);
+  std::string promotions;
   int64_t m = 0, n = 0, k = 0, splits = 2, top = 1;
   int reps = 20, warmup = 3;
   uint64_t shuffle = 0;
@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
       "swizzle", po::value(&swizzles),
       "comma list of tile swizzles (bands of S tile rows or columns; default 1: plain raster)")(
       "l2-promotion", po::value(&promotions),
-      "comma list of the operand loads' L2 promotion in bytes: 0, 64, 128, 256 (default 256)")(
+      "comma list of the operand loads' L2 promotion in bytes: 0, 64, 128, 256 (default: the "
+      "kernels' rule, 256 where K % 64 == 0, else 128)")(
       "reps", po::value(&reps), "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
       "shuffle", po::value(&shuffle),
@@ -171,7 +172,8 @@ int main(int argc, char** argv) {
     if (opt.auto_pick && vm.count("swizzle")) {
       throw std::invalid_argument("--swizzle applies to the listed decompositions, not auto");
     }
-    opt.l2_promotions = parse_int_list(promotions, "--l2-promotion", 0);
+    if (vm.count("l2-promotion"))
+      opt.l2_promotions = parse_int_list(promotions, "--l2-promotion", 0);
     for (const int64_t bytes : opt.l2_promotions) {
       if (!cuda::valid_l2_promotion(static_cast<int>(bytes))) {
         throw std::invalid_argument("--l2-promotion: " + std::to_string(bytes) +

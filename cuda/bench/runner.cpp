@@ -267,7 +267,7 @@ struct Config {
   std::string schedule;
   cuda::Mainloop mainloop;
   int64_t swizzle = 1;
-  int64_t l2_promotion = cuda::kDefaultL2PromotionBytes;
+  int64_t l2_promotion = kKernelsL2Promotion;
 };
 
 // A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
@@ -308,7 +308,9 @@ void log_row(const ResultRow& r) {
 bool trace_config(const Plan& plan, const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
                   const BenchOptions& opt, const std::string& label) {
   cuda::GemmLauncher traced(plan, sms, cuda::OutType::BF16, true, cfg.mainloop);
-  traced.set_l2_promotion(static_cast<int>(cfg.l2_promotion));
+  if (cfg.l2_promotion != kKernelsL2Promotion) {
+    traced.set_l2_promotion(static_cast<int>(cfg.l2_promotion));
+  }
   poison(in.c_trace.p, in.mn, kBf16Bytes, s);
   traced.launch(cuda::Operands{in.a.p, in.b.p, in.c_trace.p}, s);
   const std::vector<TracedCta> ctas = traced_ctas(plan, traced.read_trace(s));
@@ -339,13 +341,16 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
     static_cast<PlanSummary&>(r) = plan_summary(planned);
     gemm = std::make_unique<cuda::GemmLauncher>(planned.plan, sms, cuda::OutType::BF16, false,
                                                 cfg.mainloop);
-    gemm->set_l2_promotion(static_cast<int>(cfg.l2_promotion));
+    if (cfg.l2_promotion != kKernelsL2Promotion) {
+      gemm->set_l2_promotion(static_cast<int>(cfg.l2_promotion));
+    }
   } catch (const std::invalid_argument& e) {
     r.ok = false;
     r.reduction = reduction_name(opt.reduction);  // nothing ran: the row names the request
     r.reason = std::string("cannot run: ") + e.what();
     return;
   }
+  r.l2_promotion = gemm->l2_promotion();
   const cuda::Operands ops{in.a.p, in.b.p, in.c.p};
   poison(in.c.p, in.mn, kBf16Bytes, s);
   gemm->launch(ops, s);
@@ -433,7 +438,6 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       r.tile = cfg.tile;
       r.cluster = cfg.cluster;
       r.swizzle = cfg.swizzle;
-      r.l2_promotion = cfg.l2_promotion;
       r.mainloop = cuda::mainloop_name(cfg.mainloop);
       std::string label = cfg.schedule;
       if (label_tile) label += "-" + tile_text(cfg.tile);

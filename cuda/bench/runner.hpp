@@ -14,6 +14,9 @@
 
 namespace lw::bench {
 
+// A --l2-promotion entry meaning "whatever the kernels choose for the shape".
+constexpr int64_t kKernelsL2Promotion = -1;
+
 struct BenchOptions {
   std::vector<Problem> shapes;
   std::vector<std::string> schedules;
@@ -22,8 +25,9 @@ struct BenchOptions {
   std::vector<TileShape> tiles = {kDefaultTile};   // kernel tiles to run, each a CSV row
   std::vector<ClusterShape> clusters = {ClusterShape{}};
   std::vector<int64_t> swizzles = {1};  // Plan::swizzle of every config, each a CSV row
-  // L2 promotion of the operand loads in bytes (cuda/tensor_map.hpp), each a CSV row.
-  std::vector<int64_t> l2_promotions = {cuda::kDefaultL2PromotionBytes};
+  // L2 promotion of the operand loads in bytes (cuda/tensor_map.hpp), each a CSV row;
+  // kKernelsL2Promotion: the kernels' own rule (cuda::default_l2_promotion).
+  std::vector<int64_t> l2_promotions = {kKernelsL2Promotion};
   int warmup = 3;
   int reps = 20;
   // 0: each shape's configurations run in the given order; else in a permutation drawn from this
@@ -55,8 +59,8 @@ struct ResultRow : PlanSummary {
   std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
   TileShape tile;
   ClusterShape cluster;
-  int64_t swizzle = 1;                                    // the plan's tile swizzle
-  int64_t l2_promotion = cuda::kDefaultL2PromotionBytes;  // bytes, of the operand loads
+  int64_t swizzle = 1;       // the plan's tile swizzle
+  int64_t l2_promotion = 0;  // bytes, of the operand loads (what the launch used)
   std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
   std::string picked;  // auto rows: the decomposition the simulator picked
   double predicted_us = -1;  // auto rows: the simulator's predicted time (-1 otherwise)
