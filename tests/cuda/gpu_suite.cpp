@@ -288,7 +288,8 @@ TEST_CASE("a persistent grid larger than the co-resident CTAs is refused") {
 }
 
 // Under compute-sanitizer (10-100x slower) a representative subset: both mainloops, every tile
-// height, the widest and a ragged width, every cluster shape.
+// height, the widest, a ragged and the narrow widths (wgmma n16 / n32 consumers), every cluster
+// shape.
 const std::vector<Variant>& sanitize_variants() {
   static const std::vector<Variant> v = {
       {cuda::Mainloop::Mma, kTile, ClusterShape{}},
@@ -297,6 +298,9 @@ const std::vector<Variant>& sanitize_variants() {
       {cuda::Mainloop::Wgmma, TileShape{128, 120, 64}, ClusterShape{}},
       {cuda::Mainloop::Wgmma, TileShape{128, 256, 64}, ClusterShape{2, 1}},
       {cuda::Mainloop::Wgmma, TileShape{256, 128, 64}, ClusterShape{1, 2}},
+      {cuda::Mainloop::Wgmma, TileShape{64, 32, 64}, ClusterShape{}},
+      {cuda::Mainloop::Wgmma, TileShape{64, 64, 64}, ClusterShape{2, 1}},
+      {cuda::Mainloop::Wgmma, TileShape{128, 64, 64}, ClusterShape{}},
   };
   return v;
 }
