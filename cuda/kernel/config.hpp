@@ -47,12 +47,17 @@ struct WgmmaConfig {
   static constexpr int kTileK = cuda::kTileK;
   static constexpr int kWarpgroupThreads = 128;
   static constexpr int kConsumers = kWgmmaConsumers;  // consumer warpgroups
-  // 64-row tiles split the columns between the consumers, taller tiles split the rows.
-  static constexpr int kConsumersN = wgmma_consumers_along_n(kM);
+  // Tiles of fewer than 64 rows run swapped: the accumulator holds the tile's transpose (kFrameM =
+  // kN rows of B x kFrameN = kM rows of A), the epilogue writes it back transposed.
+  static constexpr bool kSwapped = wgmma_swapped(TileShape{kM, kN, cuda::kTileK});
+  static constexpr int kFrameM = kSwapped ? kN : kM;
+  static constexpr int kFrameN = kSwapped ? kM : kN;
+  // 64-row frames split the columns between the consumers, taller frames split the rows.
+  static constexpr int kConsumersN = wgmma_consumers_along_n(kFrameM);
   static constexpr int kConsumersM = kConsumers / kConsumersN;
-  static constexpr int kWgRows = kM / kConsumersM;  // rows of one consumer's block
-  static constexpr int kWgCols = kN / kConsumersN;  // = the wgmma instruction's N
-  static constexpr int kWgmmaM = kWgmmaRows;        // rows of one wgmma instruction
+  static constexpr int kWgRows = kFrameM / kConsumersM;  // rows of one consumer's block
+  static constexpr int kWgCols = kFrameN / kConsumersN;  // = the wgmma instruction's N
+  static constexpr int kWgmmaM = kWgmmaRows;             // rows of one wgmma instruction
   static constexpr int kMBlocks = kWgRows / kWgmmaM;
   static constexpr int kAccFloats = kMBlocks * kWgCols / 2;  // fp32 per consumer thread
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
@@ -79,7 +84,7 @@ struct WgmmaConfig {
   static constexpr int kProducerRegs = 40;
   static constexpr int kConsumerRegs = 232;
 
-  static_assert(kM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
+  static_assert(kFrameM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
   static_assert(kWgCols % 8 == 0 && kWgCols <= 256, "wgmma N is a multiple of 8 up to 256");
   static_assert(kBytesB % kAlign == 0 && kBytesA % kAlign == 0, "stages stay swizzle-aligned");
   static_assert(kernel_has_config(TileShape{kM, kN, kTileK}, ClusterShape{kCm, kCn}),

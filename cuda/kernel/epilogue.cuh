@@ -33,9 +33,42 @@ __device__ __forceinline__ void store_pair(OutT* c, int64_t row, int64_t col, in
   }
 }
 
+template <typename OutT>
+__device__ __forceinline__ OutT to_out(float x) {
+  if constexpr (std::is_same_v<OutT, float>) {
+    return x;
+  } else {
+    return __float2bfloat16_rn(x);
+  }
+}
+
+// A swapped layout's fragments (L::kSwapped: frame row = the tile's column and the reverse): each
+// element goes to its own place, C row = frame column, C column = frame row.
+template <class L, typename OutT>
+__device__ __forceinline__ void epilogue_swapped_as(const GemmParams& p, int64_t tile_m,
+                                                    int64_t tile_n, const typename L::Acc& acc) {
+  OutT* c = static_cast<OutT*>(p.c);
+  const int64_t tile_row = tile_m * L::kTileM;
+  const int64_t tile_col = tile_n * L::kTileN;
+#pragma unroll
+  for (int f = 0; f < L::kFrags; ++f) {
+    const float* v = frag(acc, f);
+#pragma unroll
+    for (int e = 0; e < kFragFloats; ++e) {
+      const int64_t row = tile_row + L::origin_col(f) + e % 2;
+      const int64_t col = tile_col + L::origin_row(f) + (e / 2) * kFragRows;
+      if (row < p.m && col < p.n) c[row * p.n + col] = to_out<OutT>(v[e]);
+    }
+  }
+}
+
 template <class L, typename OutT>
 __device__ __forceinline__ void epilogue_as(const GemmParams& p, int64_t tile_m, int64_t tile_n,
                                             const typename L::Acc& acc) {
+  if constexpr (L::kSwapped) {
+    epilogue_swapped_as<L, OutT>(p, tile_m, tile_n, acc);
+    return;
+  }
   OutT* c = static_cast<OutT*>(p.c);
   const int64_t tile_row = tile_m * L::kTileM;
   const int64_t tile_col = tile_n * L::kTileN;

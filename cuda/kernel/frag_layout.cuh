@@ -41,6 +41,7 @@ struct MmaLayout {
   using Acc = Accum<kFrags * kFragFloats>;
   static constexpr int kWarpRows = 64, kWarpCols = 32, kWarpsN = 4, kBlockM = 16, kBlockN = 8;
   static constexpr int kBlocksN = kWarpCols / kBlockN;
+  static constexpr bool kSwapped = false;  // origin_row / origin_col are the tile's own
   __device__ __forceinline__ static int tid() { return static_cast<int>(threadIdx.x); }
   __device__ __forceinline__ static void sync() { __syncthreads(); }
   __device__ __forceinline__ static int origin_row(int f) {
@@ -58,10 +59,12 @@ struct MmaLayout {
 // g % kConsumersN) of kWgRows x kWgCols; in it, warp w (0..3) of m64 block b owns rows
 // b * 64 + w * 16 + [0, 16); fragment f = b * (kWgCols / 8) + j is its 8-column block j. Thread
 // ids start at kFirstThread; the owners synchronise on a named barrier (the producer warpgroup
-// never joins it).
+// never joins it). Rows and columns are those of the wgmma's frame: for a swapped tile (kSwapped)
+// frame row r, column c is the tile's element (c, r).
 template <class Cfg, int kFirstThread>
 struct WgmmaLayout {
   static constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN;
+  static constexpr bool kSwapped = Cfg::kSwapped;
   static constexpr int kFrags = Cfg::kAccFloats / kFragFloats;
   using Acc = Accum<Cfg::kAccFloats>;
   static constexpr int kWarpRows = 16, kBlockN = 8, kWarpsPerGroup = 4;

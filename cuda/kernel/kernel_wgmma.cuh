@@ -2,7 +2,8 @@
 // fixup -> epilogue, warp-specialised. Warpgroup 0's first thread walks the plan and streams
 // k-tiles through the TMA ring; warpgroups 1-2 walk it too, consume the ring with wgmma, then run
 // fixup and epilogue on their 256 threads, storing bf16 tiles through the TMA without waiting for
-// the stores. setmaxnreg moves registers from producer to consumers.
+// the stores (a swapped tile's transpose from registers). setmaxnreg moves registers from
+// producer to consumers.
 #pragma once
 #include "cuda/kernel/epilogue_tma.cuh"
 #include "cuda/kernel/kernel.cuh"
@@ -43,7 +44,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
           },
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
-            if (p.c_vectors) {
+            if constexpr (Cfg::kSwapped) {
+              epilogue<L>(p, tm, tn, acc);  // the transpose, from registers
+            } else if (p.c_vectors) {
               epilogue_tma<Cfg, L>(&maps.c, &maps.c_tail, tm, tn, acc, boxes, p.m, p.n);
             } else {
               epilogue<L>(p, tm, tn, acc);

@@ -179,10 +179,13 @@ __device__ __forceinline__ void acc_fence(A& acc) {
   for (int i = 0; i < A::kSize; ++i) ptx::reg_fence(acc.v[i]);
 }
 
-// One k-tile of consumer `wg`'s block from ring stage `stage`: kWgmmaSteps x kMBlocks wgmmas.
+// One k-tile of consumer `wg`'s block from ring stage `stage`: kWgmmaSteps x kMBlocks wgmmas. A
+// swapped tile's B rows are the instructions' A operand and its A rows their B operand.
 template <class Cfg, class A>
 __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int wg, A& acc) {
   using Mma = ptx::Wgmma<Cfg::kWgCols>;
+  const uint32_t op_a = Cfg::kSwapped ? ring.b(stage) : ring.a(stage);
+  const uint32_t op_b = Cfg::kSwapped ? ring.a(stage) : ring.b(stage);
   const uint32_t a_rows =
       static_cast<uint32_t>((wg / Cfg::kConsumersN) * Cfg::kWgRows) * kSmemRowBytes;
   const uint32_t b_rows =
@@ -190,12 +193,12 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
 #pragma unroll
   for (int ks = 0; ks < kWgmmaSteps; ++ks) {
     const uint32_t k_off = static_cast<uint32_t>(ks) * kWgmmaKBytes;
-    const uint64_t desc_b = ptx::smem_desc_sw128(ring.b(stage) + b_rows + k_off);
+    const uint64_t desc_b = ptx::smem_desc_sw128(op_b + b_rows + k_off);
 #pragma unroll
     for (int mb = 0; mb < Cfg::kMBlocks; ++mb) {
       const uint32_t a_off = a_rows + static_cast<uint32_t>(mb * Cfg::kWgmmaM) * kSmemRowBytes;
       auto& d = *reinterpret_cast<float(*)[Mma::kRegs]>(acc.v + mb * Mma::kRegs);
-      Mma::mma(d, ptx::smem_desc_sw128(ring.a(stage) + a_off + k_off), desc_b);
+      Mma::mma(d, ptx::smem_desc_sw128(op_a + a_off + k_off), desc_b);
     }
   }
 }

@@ -33,6 +33,7 @@ struct Wgmma;
     }                                                                                           \
   };
 
+LW_WGMMA_DEFINE(8, 4, 4, 5)
 LW_WGMMA_DEFINE(16, 8, 8, 9)
 LW_WGMMA_DEFINE(32, 16, 16, 17)
 LW_WGMMA_DEFINE(64, 32, 32, 33)

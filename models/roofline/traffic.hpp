@@ -38,8 +38,10 @@ inline double partial_tile_bytes(const TileShape& t) {
 
 // Shared-memory operand bytes the tensor cores read per k-tile in the wgmma kernel: each consumer
 // warpgroup issues, per 64-row block it owns, instructions that read a 64-row slab of A and a slab
-// of B as wide as its block (the consumers' split: sim/decomp/kernel_configs.hpp).
-inline double wgmma_smem_bytes_per_iter(const TileShape& t) {
+// of B as wide as its block (the consumers' split, in the wgmma's frame: a swapped tile reads B's
+// rows as the instruction's A; sim/decomp/kernel_configs.hpp).
+inline double wgmma_smem_bytes_per_iter(const TileShape& tile) {
+  const TileShape t = wgmma_frame(tile);
   const int64_t consumers_n = wgmma_consumers_along_n(static_cast<int>(t.m));
   const int64_t block_rows = t.m / (kWgmmaConsumers / consumers_n);
   const int64_t block_cols = t.n / consumers_n;

@@ -8,13 +8,15 @@
 
 namespace lw {
 
-// Tile shapes (elements; k is the MAC-loop step). 64-row tiles serve skinny M, the narrow 64x32,
-// 64x64 and 128x64 spread small outputs over the SMs without splitting K; 128xN widths let the tile
-// count fit the SM count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic
-// per FLOP of 128x128.
+// Tile shapes (elements; k is the MAC-loop step). 16-row tiles serve M <= 16 (decode) and run
+// swapped (wgmma_swapped); 64-row tiles serve skinny M, the narrow 64x16, 64x32, 64x64 and 128x64
+// spread small outputs over the SMs without splitting K; 128xN widths let the tile count fit the SM
+// count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per FLOP of
+// 128x128.
 inline constexpr TileShape kKernelTiles[] = {
-    {64, 32, 64},   {64, 64, 64},   {128, 64, 64},  {64, 128, 64},  {64, 256, 64},  {128, 96, 64},
-    {128, 112, 64}, {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64},
+    {16, 64, 64},   {16, 128, 64},  {64, 16, 64},   {64, 32, 64},   {64, 64, 64},
+    {128, 64, 64},  {64, 128, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64},
+    {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64},
     {128, 192, 64}, {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {256, 128, 64},
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
@@ -58,6 +60,13 @@ inline constexpr int kWgmmaConsumers = 2;
 inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
 constexpr int wgmma_consumers_along_n(int tile_m) {
   return tile_m == kWgmmaRows ? kWgmmaConsumers : 1;
+}
+// A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
+// (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
+constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }
+// The tile as the wgmma sees it: rows of the accumulator x its columns.
+constexpr TileShape wgmma_frame(const TileShape& t) {
+  return wgmma_swapped(t) ? TileShape{t.n, t.m, t.k} : t;
 }
 
 // The wgmma kernel's shared memory: a ring of operand stages (A + B of one k-tile each), the
