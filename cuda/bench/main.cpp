@@ -172,12 +172,13 @@ int main(int argc, char** argv) {
     if (opt.auto_pick && vm.count("swizzle")) {
       throw std::invalid_argument("--swizzle applies to the listed decompositions, not auto");
     }
-    if (vm.count("l2-promotion"))
+    if (vm.count("l2-promotion")) {
       opt.l2_promotions = parse_int_list(promotions, "--l2-promotion", 0);
-    for (const int64_t bytes : opt.l2_promotions) {
-      if (!cuda::valid_l2_promotion(static_cast<int>(bytes))) {
-        throw std::invalid_argument("--l2-promotion: " + std::to_string(bytes) +
-                                    " is not one of 0, 64, 128, 256");
+      for (const int64_t bytes : opt.l2_promotions) {
+        if (!cuda::valid_l2_promotion(static_cast<int>(bytes))) {
+          throw std::invalid_argument("--l2-promotion: " + std::to_string(bytes) +
+                                      " is not one of 0, 64, 128, 256");
+        }
       }
     }
     if (opt.auto_pick && vm.count("l2-promotion")) {

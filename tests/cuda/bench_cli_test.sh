@@ -32,6 +32,11 @@ expect_error "bad value '-64'" --m 128 --n 128 --k 128 --decomposition dp --l2-p
 "$bench" --help | grep -q -- "--cublas-each" || { echo "FAIL: --help lacks --cublas-each"; failures=$((failures + 1)); }
 if ! command -v nvidia-smi >/dev/null 2>&1; then
   expect_error "" --m 128 --n 128 --k 128 --decomposition dp
+  # Defaults pass option checking: without a GPU the one error is the device's.
+  if "$bench" --m 128 --n 128 --k 128 --decomposition dp 2>&1 | grep -q -- "--"; then
+    echo "FAIL: a default run is refused by an option check"
+    failures=$((failures + 1))
+  fi
   expect_error "" --m 128 --n 128 --k 128 --decomposition dp --cublas-each
 fi
 exit $((failures > 0))
