@@ -3,7 +3,9 @@
 shape timed beside cuBLAS, cuda/bench/small_check.sh): per shape the fastest config that ran, against
 the shape's cuBLAS time, for the shapes whose cuBLAS time is below --max-cublas-us; once over every
 tile and once without the tiles named by --without (the tile set before they were added).
-Usage: tools/small_report.py RESULTS.csv[.gz] [--max-cublas-us 20] [--without T1,T2] [--worst N]"""
+With --by-m the summary has a row per M instead of per cuBLAS time band (the skinny-M table).
+Usage: tools/small_report.py RESULTS.csv[.gz] [--max-cublas-us 20] [--without T1,T2] [--worst N]
+                             [--by-m]"""
 import argparse
 import collections
 import csv
@@ -56,7 +58,10 @@ def speed(cublas_us, row):
 
 
 def summary_rows(ps, label, lo, hi):
-    sel = [p for p in ps if lo <= p[1] < hi]
+    return summary_of([p for p in ps if lo <= p[1] < hi], label)
+
+
+def summary_of(sel, label):
     new = [speed(c, b) for _, c, b, _ in sel]
     old = [speed(c, o) for _, c, _, o in sel if o is not None]
     return (f"| {label} | {len(sel)} | {geomean(old):.3f}x | {sum(x < SLOW for x in old)} | "
@@ -69,6 +74,7 @@ def main():
     ap.add_argument("--max-cublas-us", type=float, default=20.0)
     ap.add_argument("--without", default="64x32x64,64x64x64,128x64x64")
     ap.add_argument("--worst", type=int, default=10)
+    ap.add_argument("--by-m", action="store_true", help="a summary row per M")
     a = ap.parse_args()
     without = set(t for t in a.without.split(",") if t)
     try:
@@ -77,10 +83,12 @@ def main():
         sys.exit(f"small_report.py: cannot read {a.csv}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:
         sys.exit(f"small_report.py: no shape of {a.csv} has cuBLAS under {a.max_cublas_us} us")
-    print("| cuBLAS time | shapes | best without the new tiles vs cuBLAS | below 0.8x | "
+    print(f"| {'M' if a.by_m else 'cuBLAS time'} | shapes | best without the new tiles vs cuBLAS | below 0.8x | "
           "best of every tile vs cuBLAS | below 0.8x | >= 1.0x |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for lo, hi in BANDS_US:
+    for m in sorted({p[0][0] for p in ps}) if a.by_m else []:
+        print(summary_of([p for p in ps if p[0][0] == m], f"M = {m}"))
+    for lo, hi in [] if a.by_m else BANDS_US:
         if hi <= a.max_cublas_us:
             print(summary_rows(ps, f"{lo:g}-{hi:g} us", lo, hi))
     print(summary_rows(ps, f"all < {a.max_cublas_us:g} us", 0.0, a.max_cublas_us))

@@ -52,6 +52,15 @@ if grep -q "4096 | 4096" "$tmp/out"; then
   failures=$((failures + 1))
 fi
 
+# --by-m: a row per M of the same picks.
+python3 "$script" "$tmp/r.csv" --without 64x32x64 --by-m >"$tmp/out" 2>"$tmp/err"
+expect_line "| M = 1 | 1 | 0.500x | 1 | 1.250x | 0 | 1 |"
+expect_line "| M = 8 | 1 | 0.800x | 0 | 0.923x | 0 | 0 |"
+if grep -q "0-10 us" "$tmp/out"; then
+  echo "FAIL: --by-m printed the time bands"
+  failures=$((failures + 1))
+fi
+
 # No shape below the limit: one line on stderr, non-zero exit.
 if python3 "$script" "$tmp/r.csv" --max-cublas-us 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "FAIL: no small shape should exit non-zero"
