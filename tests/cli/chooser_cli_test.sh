@@ -36,7 +36,7 @@ expect_error() {  # expect_error PATTERN ARGS...: rc 2, one line naming the prob
   [[ $rc -eq 2 && $(wc -l <"$tmp/err") -eq 1 ]] && grep -q -- "$pattern" "$tmp/err" ||
     { echo "FAIL: lastwave $* -> rc=$rc: $(cat "$tmp/err")"; exit 1; }
 }
-expect_error "tile 100x100x64 is not one the kernels have (64x32x64" \
+expect_error "tile 100x100x64 is not one the kernels have (16x64x64" \
   predict --sms 132 --m 128 --n 128 --k 128 --schedule best --tile 100x100x64
 # A calibrated file from before the narrow tiles: best skips the listed tiles it cannot cost and
 # says so in one stderr line (exit 0); listed alone, such a tile is a one-line error.

@@ -79,7 +79,7 @@ TEST_CASE("tile lists: kernel tiles only, one-line errors") {
     FAIL("expected an error");
   } catch (const std::invalid_argument& e) {
     const std::string msg = e.what();
-    CHECK(msg.find("tile 100x100x64 is not one the kernels have (64x32x64,") == 0);
+    CHECK(msg.find("tile 100x100x64 is not one the kernels have (16x64x64,") == 0);
     CHECK(msg.find('\n') == std::string::npos);
   }
   CHECK_THROWS_WITH_AS(tiles("128x"), "bad tile '128x'", std::invalid_argument);
@@ -174,26 +174,28 @@ TEST_CASE("a calibrated model searches the tiles it was fitted on: its file's li
   // The unit model takes every kernel tile, the narrow ones included.
   const auto all = lw::model_tiles(*unit());
   CHECK(all.size() == static_cast<size_t>(lw::kKernelTileCount));
-  CHECK(lw::tile_text(all.front()) == "64x32x64");
+  CHECK(lw::tile_text(all.front()) == "16x64x64");
 }
 
 // 16 x 64 x 64 on 132 SMs under the unit model: one k-tile, a MAC iteration costs the tile's volume
 // relative to 128x128x64, the epilogue 2. 64x128: one tile, 0.5 + 2 = 2.5; 64x64: one tile,
-// 0.25 + 2 = 2.25; 64x32: two tiles side by side, 0.125 + 2 = 2.125, the least. A legacy
-// calibrated file never gets that far: its search has no 64x32.
+// 0.25 + 2 = 2.25; 64x32: two tiles side by side, 0.125 + 2 = 2.125; the swapped 16x64: one tile,
+// 0.0625 + 2 = 2.0625, the least (64x16's four tiles side by side tie with it; the list's first
+// wins). A legacy calibrated file never gets that far: its search has none of these.
 TEST_CASE("best under the unit model may pick a narrow tile, under a legacy calibrated file not") {
   const auto b = lw::choose_best(lw::Problem{16, 64, 64}, kH200, lw::Reduction::Deterministic,
                                  *unit(), lw::model_tiles(*unit()), kAllClusters);
   REQUIRE(b.found);
-  CHECK(lw::tile_text(b.tile) == "64x32x64");
-  CHECK(b.makespan == doctest::Approx(2.125));
+  CHECK(lw::tile_text(b.tile) == "16x64x64");
+  CHECK(b.makespan == doctest::Approx(2.0625));
   const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/legacy-best.json";
   lw::write_file_atomically(path, R"({"model": "calibrated", "params": {}})");
   const auto cal = lw::make_model_from_file(path, {}, lw::gpu_preset("h200"));
   const auto c = lw::choose_best(lw::Problem{16, 64, 64}, kH200, lw::Reduction::Deterministic, *cal,
                                  lw::model_tiles(*cal), lw::model_clusters(*cal));
   REQUIRE(c.found);
-  CHECK(lw::kernel_tile_index(c.tile) >= 3);  // not 64x32, 64x64 or 128x64 (the list's first 3)
+  // None of the tiles after the legacy list: 16x64 ... 128x64, the list's first 8.
+  CHECK(lw::kernel_tile_index(c.tile) >= 8);
 }
 
 // On one SM no 2-CTA cluster is resident (the kernels refuse such a launch): best searches the 1x1
