@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "sim/api/calibration_warning.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
 #include "sim/cli/compare_plots.hpp"
@@ -17,6 +18,16 @@
 namespace lw::cli {
 
 namespace {
+
+// compare tabulates every row, so a calibrated file on a GPU other than its own (whose rows
+// `predict` refuses one by one: no rule carries fitted physics across GPUs) stops it.
+void refuse_other_gpu(const po::variables_map& vm, const GpuSpec& gpu) {
+  const ModelFile* file = fitted_model_file(vm);
+  if (file == nullptr || file->model != "calibrated" || measured_on(*file, gpu)) return;
+  throw std::invalid_argument("model " + vm["model"].as<std::string>() + " was calibrated on " +
+                              file->gpu + "; its fitted physics has no rule to carry it to " +
+                              gpu.name + " (calibrate on that GPU's measurements)");
+}
 
 // A schedule counts as matching the best when within this relative margin of it.
 constexpr double kWithinBestMargin = 0.01;
@@ -55,6 +66,7 @@ int cmd_compare(int argc, char** argv) {
   const size_t dp_index =
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
+  refuse_other_gpu(vm, gpu);
   const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
   if (!setup.best_skipped.empty())
     std::cerr << "lastwave compare: note: " << setup.best_skipped << "\n";

@@ -64,6 +64,15 @@ other=$("$lastwave" predict --gpu b200 --m 1536 --n 1536 --k 4096 --schedule dp,
 [[ $(grep -c ',refused,' <<<"$other") -eq 2 ]]
 grep -q "was calibrated on h200; its fitted physics has no rule to carry it to b200" <<<"$other"
 grep -q "2 of 2 rows refused" "$tmp/other.err"
+# compare tabulates every row: on another GPU it stops with the reason, one line, non-zero exit.
+printf 'm,n,k\n1536,1536,4096\n' >"$tmp/one.csv"
+if "$lastwave" compare --gpu b200 --shapes "$tmp/one.csv" --schedule streamk \
+  --model "$tmp/cal-h200.json" -q >"$tmp/cmp.out" 2>"$tmp/cmp.err"; then
+  echo "FAIL: compare under an h200 calibration on b200 exits 0"
+  exit 1
+fi
+[[ $(wc -l <"$tmp/cmp.err") -eq 1 && ! -s "$tmp/cmp.out" ]]
+grep -q "was calibrated on h200; its fitted physics has no rule to carry it to b200" "$tmp/cmp.err"
 own=$("$lastwave" predict --gpu h200 --sms 64 --m 1536 --n 1536 --k 4096 --schedule dp \
   --model "$tmp/cal-h200.json" --format csv -q)
 grep -q ',ok,$' <<<"$own"
