@@ -47,9 +47,11 @@ void count_inside(const Coverage& c, const std::vector<FitCase>& cases,
     const Measurement& m = *cases[i].m;
     const Located where = c.locate(m.problem, m.sms);
     const Interval in = c.interval(schedule_family(m.schedule), predicted[i], where);
+    const bool inside = m.median_us >= in.low_us && m.median_us <= in.high_us;
     ++check.rows;
+    check.inside += inside ? 1 : 0;
     check.flagged += where.extrapolated ? 1 : 0;
-    check.inside += m.median_us >= in.low_us && m.median_us <= in.high_us ? 1 : 0;
+    check.flagged_inside += where.extrapolated && inside ? 1 : 0;
   }
 }
 
@@ -80,7 +82,8 @@ std::string percent(size_t part, size_t whole) {
 std::string check_line(const std::string& what, const BandCheck& c) {
   return what + ": " + std::to_string(c.inside) + " of " + std::to_string(c.rows) +
          " inside p10-p90 (" + percent(c.inside, c.rows) + "), " + std::to_string(c.flagged) +
-         " flagged extrapolated (" + percent(c.flagged, c.rows) + ")\n";
+         " flagged extrapolated (" + percent(c.flagged, c.rows) + "; " +
+         std::to_string(c.flagged_inside) + " of them inside)\n";
 }
 
 }  // namespace
@@ -95,16 +98,19 @@ Coverage fit_coverage(const std::vector<Measurement>& train, const std::vector<F
 }
 
 BandCheck cross_check_bands(const Coverage& coverage, const std::vector<FitCase>& held,
-                            const std::vector<double>& predicted) {
-  std::vector<size_t> halves[2];
+                            const std::vector<double>& predicted, int64_t sms) {
+  std::vector<size_t> halves[2], checked[2];
   for (size_t i = 0; i < held.size(); ++i) {
-    halves[held_out(held[i].m->problem, kHalf, kHalfSeed) ? 1 : 0].push_back(i);
+    const size_t h = held_out(held[i].m->problem, kHalf, kHalfSeed) ? 1 : 0;
+    halves[h].push_back(i);
+    const int64_t at = held[i].m->sms;
+    if (sms == 0 || (sms > 0 && at == sms) || (sms < 0 && at != -sms)) checked[h].push_back(i);
   }
   BandCheck check;
-  for (int h = 0; h < 2; ++h) {
+  for (size_t h = 0; h < 2; ++h) {
     Coverage fitted = coverage;  // the points and threshold, the other half's bands
     fitted.set_bands(ratios(held, predicted, halves[1 - h]));
-    count_inside(fitted, held, predicted, halves[h], check);
+    count_inside(fitted, held, predicted, checked[h], check);
   }
   return check;
 }

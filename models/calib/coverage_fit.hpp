@@ -18,10 +18,12 @@ Coverage fit_coverage(const std::vector<Measurement>& train, const std::vector<F
 // How the bands hold on rows they were not fitted on: the validation shapes halved by a hash, the
 // bands of each half applied to the other; the share of rows whose measured time lies inside.
 struct BandCheck {
-  size_t rows = 0, inside = 0, flagged = 0;  // flagged: rows located as extrapolated
+  size_t rows = 0, inside = 0;
+  size_t flagged = 0, flagged_inside = 0;  // rows located as extrapolated, and of them inside
 };
+// Rows at `sms` only when it is non-zero, rows at other SM counts when it is negative (-sms).
 BandCheck cross_check_bands(const Coverage& coverage, const std::vector<FitCase>& held,
-                            const std::vector<double>& predicted);
+                            const std::vector<double>& predicted, int64_t sms = 0);
 // The share of `rows` whose measured time lies in the interval of `coverage` as it is (e.g. the
 // test rows, read once).
 BandCheck check_bands(const Coverage& coverage, const std::vector<FitCase>& rows,

@@ -59,19 +59,18 @@ pyb::object number_if(bool present, double v) {
 pyb::tuple row_tuple(const PredictRow& r, bool physical) {
   const std::string status = row_status(r);
   const bool timed = status == "ok", refused = !r.refused.empty();
-  return pyb::make_tuple(r.problem.m, r.problem.n, r.problem.k, r.sms, r.schedule, r.choice,
-                         r.tiles, r.k_tiles, r.sk_tiles, r.sk_units, r.grid,
-                         number_if(timed, r.makespan), number_if(!refused, r.ideal),
-                         number_if(timed, r.efficiency), number_if(!refused, r.makespan_factor),
-                         number_if(physical && timed, r.makespan), tile_text(r.tile),
-                         cluster_text(r.cluster), r.rank, status, r.refused,
-                         r.coverage ? pyb::object(pyb::bool_(r.coverage->extrapolated))
-                                    : pyb::object(pyb::none()),
-                         r.coverage ? r.coverage->reason : std::string(),
-                         number_if(r.coverage && std::isfinite(r.coverage->low_us),
-                                   r.coverage ? r.coverage->low_us : 0.0),
-                         number_if(r.coverage && std::isfinite(r.coverage->high_us),
-                                   r.coverage ? r.coverage->high_us : 0.0));
+  return pyb::make_tuple(
+      r.problem.m, r.problem.n, r.problem.k, r.sms, r.schedule, r.choice, r.tiles, r.k_tiles,
+      r.sk_tiles, r.sk_units, r.grid, number_if(timed, r.makespan), number_if(!refused, r.ideal),
+      number_if(timed, r.efficiency), number_if(!refused, r.makespan_factor),
+      number_if(physical && timed, r.makespan), tile_text(r.tile), cluster_text(r.cluster), r.rank,
+      status, r.refused,
+      r.coverage ? pyb::object(pyb::bool_(r.coverage->extrapolated)) : pyb::object(pyb::none()),
+      r.coverage ? r.coverage->reason : std::string(),
+      number_if(r.coverage && std::isfinite(r.coverage->low_us),
+                r.coverage ? r.coverage->low_us : 0.0),
+      number_if(r.coverage && std::isfinite(r.coverage->high_us),
+                r.coverage ? r.coverage->high_us : 0.0));
 }
 
 PredictOutcome run(const Args& a) {

@@ -39,8 +39,8 @@ std::string extrapolated_summary(const std::vector<PredictRow>& rows) {
   if (!first) return "";
   const Problem& p = first->problem;
   return std::to_string(flagged) + " of " + std::to_string(rows.size()) +
-         " rows extrapolated (column 'extrapolated'), the first: " + std::to_string(p.m) + "x" +
-         std::to_string(p.n) + "x" + std::to_string(p.k) + ": " + first->coverage->reason;
+         " rows extrapolated, the first: " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
+         std::to_string(p.k) + ": " + first->coverage->reason;
 }
 
 std::string coverage_csv_cells(const PredictRow& r) {

@@ -14,7 +14,7 @@ namespace lw {
 // of its schedule's family (best: the winning schedule's).
 void attach_coverage(const Coverage& coverage, int64_t sms, std::vector<PredictRow>& rows);
 
-// "N of M rows extrapolated (beyond the training points' distance threshold T), the first: ..."
+// "N of M rows extrapolated, the first: SHAPE: REASON"
 // or empty when none is.
 std::string extrapolated_summary(const std::vector<PredictRow>& rows);
 
