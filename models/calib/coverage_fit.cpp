@@ -148,6 +148,9 @@ CoverageOnlyResult add_coverage(const std::string& model_path,
   }
   summary +=
       check_line("validation, bands of the other half", cross_check_bands(c, held, predicted));
+  summary += check_line("  at " + std::to_string(preset.sms) + " SMs",
+                        cross_check_bands(c, held, predicted, preset.sms));
+  summary += check_line("  partitions", cross_check_bands(c, held, predicted, -preset.sms));
   summary += check_line("validation, own bands", check_bands(c, held, predicted));
   if (!test.empty()) {
     const auto test_ms = read_all_measurements(test);
