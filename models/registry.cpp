@@ -173,6 +173,9 @@ ModelFile read_model_file(const std::string& path) {
   if (j.contains("training_range")) {
     f.training_range = TrainingRange::from_json(j["training_range"], where);
   }
+  if (j.contains("coverage")) {
+    f.coverage = std::make_shared<const Coverage>(Coverage::from_json(j["coverage"], where));
+  }
   // The file's own values are blamed on the file; the model's declared ranges apply to them.
   check_params(find_model(f.model), f.params, where);
   return f;

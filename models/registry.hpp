@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/cost_model.hpp"
+#include "models/coverage.hpp"
 #include "models/training_range.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/value_range.hpp"
@@ -90,6 +91,8 @@ struct ModelFile {
   std::shared_ptr<const ResidualTrees> residual;
   std::string gpu;               // "gpu": the preset the measurements ran on ("": not recorded)
   TrainingRange training_range;  // "training_range" (empty: not recorded)
+  // "coverage": training points, extrapolation threshold, validation bands (null: not recorded).
+  std::shared_ptr<const Coverage> coverage;
 };
 ModelFile read_model_file(const std::string& path);  // throws std::invalid_argument
 

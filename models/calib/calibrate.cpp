@@ -465,22 +465,46 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
 
 namespace {
 
-// The model file as indented JSON, but its residual trees one per line (thousands of nodes).
-std::string model_file_text(nlohmann::json j) {
-  if (!j.contains("residual_trees")) return j.dump(2) + "\n";
-  const nlohmann::json trees = j["residual_trees"];
-  j.erase("residual_trees");
-  std::string out = j.dump(2);
-  out.erase(out.rfind('}'));  // reopen the top-level object
+// The coverage section at two spaces of indent, its points one per line (thousands of them).
+std::string coverage_text(nlohmann::json c) {
+  const nlohmann::json points = c["points"];
+  c.erase("points");
+  std::string out = c.dump(2);
+  out.erase(out.rfind('}'));
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  out += ",\n  \"residual_trees\": {\n    \"base\": " + trees["base"].dump() +
-         ",\n    \"features\": " + trees["features"].dump() + ",\n    \"trees\": [";
-  const auto& list = trees["trees"];
-  for (size_t i = 0; i < list.size(); ++i) out += (i ? ",\n      " : "\n      ") + list[i].dump();
-  return out + "\n    ]\n  }\n}\n";
+  out += ",\n  \"points\": [";
+  for (size_t i = 0; i < points.size(); ++i) out += (i ? ", " : "") + points[i].dump();
+  out += "]\n}";
+  std::string indented;  // every line but the first two more spaces in
+  for (char ch : out) indented += ch == '\n' ? std::string("\n  ") : std::string(1, ch);
+  return indented;
 }
 
 }  // namespace
+
+// The model file as indented JSON, but its residual trees one per line (thousands of nodes) and
+// its coverage section last.
+std::string model_file_text(nlohmann::json j) {
+  const nlohmann::json coverage = j.contains("coverage") ? j["coverage"] : nlohmann::json();
+  j.erase("coverage");
+  std::string out = j.dump(2) + "\n";
+  if (j.contains("residual_trees")) {
+    const nlohmann::json trees = j["residual_trees"];
+    j.erase("residual_trees");
+    out = j.dump(2);
+    out.erase(out.rfind('}'));  // reopen the top-level object
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    out += ",\n  \"residual_trees\": {\n    \"base\": " + trees["base"].dump() +
+           ",\n    \"features\": " + trees["features"].dump() + ",\n    \"trees\": [";
+    const auto& list = trees["trees"];
+    for (size_t i = 0; i < list.size(); ++i) out += (i ? ",\n      " : "\n      ") + list[i].dump();
+    out += "\n    ]\n  }\n}\n";
+  }
+  if (coverage.is_null()) return out;
+  out.erase(out.rfind('}'));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out + ",\n  \"coverage\": " + coverage_text(coverage) + "\n}\n";
+}
 
 void write_calibration(const CalibrationResult& r, const std::string& model_path,
                        const std::string& report_path, const std::string& residuals_path) {

@@ -72,6 +72,10 @@ struct CalibrationResult {
 // Throws std::invalid_argument (one line, naming file:line where it applies) on bad input.
 CalibrationResult run_calibration(const CalibrateOptions& options);
 
+// A model file's text: indented JSON, its residual trees one per line, its coverage section last
+// with its points on one line.
+std::string model_file_text(nlohmann::json j);
+
 // Writes the model file and (when the paths are non-empty) the report and the residuals CSV,
 // each atomically.
 void write_calibration(const CalibrationResult& r, const std::string& model_path,

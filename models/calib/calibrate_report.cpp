@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "models/calib/calibrate_run.hpp"
+#include "models/calib/coverage_fit.hpp"
 #include "models/calib/file_hash.hpp"
 #include "models/calib/shortlist.hpp"
 #include "models/calibrated/calibrated_model.hpp"
@@ -455,6 +456,19 @@ TrainingRange training_range(const CalibrationRun& run) {
   return r;
 }
 
+// The coverage section: the training split's points, the validation rows' bands under preds[0].
+Coverage run_coverage(const CalibrationRun& run) {
+  std::vector<Measurement> train;
+  for (size_t i : run.split.train) train.push_back(*run.cases[i].m);
+  std::vector<FitCase> held;
+  std::vector<double> predicted;
+  for (size_t i : run.split.held) {
+    held.push_back(run.cases[i]);
+    predicted.push_back(run.preds[0].pred[i]);
+  }
+  return fit_coverage(train, held, predicted);
+}
+
 }  // namespace
 
 nlohmann::json model_file_json(const CalibrationRun& run) {
@@ -521,6 +535,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
                             {"trees", run.residual.size()},
                             {"nodes", run.residual.nodes()}};
   }
+  file["coverage"] = run_coverage(run).to_json();
   return file;
 }
 

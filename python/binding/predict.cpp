@@ -3,6 +3,7 @@
 // that CSV itself (sim/api's predict_csv, the CLI's own code).
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <tuple>
 
 #include "python/binding/bindings.hpp"
@@ -53,16 +54,23 @@ pyb::object number_if(bool present, double v) {
   return present ? pyb::object(pyb::float_(v)) : pyb::object(pyb::none());
 }
 
-// One row in the CSV's column order; a number the CSV replaces by the status is None.
+// One row in the CSV's column order; a number the CSV replaces by the status is None, and so are
+// the coverage columns of a model without coverage (the reason: '').
 pyb::tuple row_tuple(const PredictRow& r, bool physical) {
   const std::string status = row_status(r);
   const bool timed = status == "ok", refused = !r.refused.empty();
-  return pyb::make_tuple(r.problem.m, r.problem.n, r.problem.k, r.sms, r.schedule, r.choice,
-                         r.tiles, r.k_tiles, r.sk_tiles, r.sk_units, r.grid,
-                         number_if(timed, r.makespan), number_if(!refused, r.ideal),
-                         number_if(timed, r.efficiency), number_if(!refused, r.makespan_factor),
-                         number_if(physical && timed, r.makespan), tile_text(r.tile),
-                         cluster_text(r.cluster), r.rank, status, r.refused);
+  return pyb::make_tuple(
+      r.problem.m, r.problem.n, r.problem.k, r.sms, r.schedule, r.choice, r.tiles, r.k_tiles,
+      r.sk_tiles, r.sk_units, r.grid, number_if(timed, r.makespan), number_if(!refused, r.ideal),
+      number_if(timed, r.efficiency), number_if(!refused, r.makespan_factor),
+      number_if(physical && timed, r.makespan), tile_text(r.tile), cluster_text(r.cluster), r.rank,
+      status, r.refused,
+      r.coverage ? pyb::object(pyb::bool_(r.coverage->extrapolated)) : pyb::object(pyb::none()),
+      r.coverage ? r.coverage->reason : std::string(),
+      number_if(r.coverage && std::isfinite(r.coverage->low_us),
+                r.coverage ? r.coverage->low_us : 0.0),
+      number_if(r.coverage && std::isfinite(r.coverage->high_us),
+                r.coverage ? r.coverage->high_us : 0.0));
 }
 
 PredictOutcome run(const Args& a) {
@@ -99,6 +107,7 @@ void bind_outcome(pyb::module_& m) {
       .def_readonly("ranked", &PredictOutcome::ranked)
       .def_readonly("refusals", &PredictOutcome::refusals)
       .def_readonly("extrapolation", &PredictOutcome::extrapolation)
+      .def_readonly("extrapolated", &PredictOutcome::extrapolated)
       .def_readonly("best_skipped", &PredictOutcome::best_skipped);
 }
 

@@ -76,7 +76,7 @@ def _request(shapes, schedules, sms, gpu, model, tile, cluster, reduction, top, 
 
 
 def _warn(outcome: Any) -> None:
-    for note in (outcome.extrapolation, outcome.refusals, outcome.best_skipped):
+    for note in (outcome.extrapolation, outcome.extrapolated, outcome.refusals, outcome.best_skipped):
         if note:
             warnings.warn(note, ModelWarning, stacklevel=3)
 

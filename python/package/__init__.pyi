@@ -52,11 +52,16 @@ class PredictRow:
     rank: int
     status: str
     reason: str
+    extrapolated: Optional[bool]
+    extrapolation: str
+    p10_us: Optional[float]
+    p90_us: Optional[float]
 
 class Predictions(List[PredictRow]):
     time_unit: str
     refusals: str
     extrapolation: str
+    extrapolated: str
     best_skipped: str
     columns: List[str]
     def to_csv(self) -> str: ...

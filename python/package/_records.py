@@ -7,11 +7,14 @@ from dataclasses import astuple, dataclass, fields
 from typing import Any, List, Optional
 
 # The columns every predict CSV has, before the optional makespan_us; then tile, cluster, the
-# optional rank, status and reason (sim/api/predict_run.cpp predict_csv).
+# optional rank, status, reason and COVERAGE_COLUMNS (sim/api/predict_run.cpp predict_csv).
 LEADING_COLUMNS = (
     "m", "n", "k", "sms", "schedule", "choice", "tiles", "iters_per_tile", "sk_tiles",
     "sk_units", "grid", "makespan", "ideal", "efficiency", "makespan_factor",
 )  # fmt: skip
+# A fitted model file's coverage (docs/CALIBRATION.md, "Where the model is right"); None / '' for
+# models without it.
+COVERAGE_COLUMNS = ("extrapolated", "extrapolation", "p10_us", "p90_us")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,10 @@ class PredictRow:
     rank: int  # best's rank with top=K (1 = fastest); 0 otherwise
     status: str  # ok | deadlock | refused
     reason: str  # why refused ('' otherwise)
+    extrapolated: Optional[bool]  # farther from the training shapes than the file's threshold
+    extrapolation: str  # why ('' unless extrapolated)
+    p10_us: Optional[float]  # the row's interval of the measured time (None: no time/coverage)
+    p90_us: Optional[float]
 
 
 ROW_FIELDS = tuple(f.name for f in fields(PredictRow))
@@ -71,6 +78,11 @@ class Predictions(list):
         return self._outcome.extrapolation
 
     @property
+    def extrapolated(self) -> str:
+        """"N of M rows extrapolated ..." (the CLI's stderr summary), or ''."""
+        return self._outcome.extrapolated
+
+    @property
     def best_skipped(self) -> str:
         """The listed configs best skips because the model cannot cost them (the CLI's note), or ''."""
         return self._outcome.best_skipped
@@ -84,6 +96,7 @@ class Predictions(list):
             + ["tile", "cluster"]
             + (["rank"] if self._outcome.ranked else [])
             + ["status", "reason"]
+            + list(COVERAGE_COLUMNS)
         )
 
     def to_csv(self) -> str:

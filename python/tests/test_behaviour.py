@@ -178,7 +178,8 @@ def test_gpu_spec():
 def test_records_views():
     rows = lastwave.predict([(128, 4096, 4096), (4096, 4096, 4096)], schedules="dp,best",
                             model=R17, top=2)
-    assert rows.columns[-3:] == ["rank", "status", "reason"] and "makespan_us" in rows.columns
+    assert rows.columns[-7:] == ["rank", "status", "reason", "extrapolated", "extrapolation",
+                                 "p10_us", "p90_us"] and "makespan_us" in rows.columns  # fmt: skip
     np = pytest.importorskip("numpy")
     array = rows.to_numpy()
     assert array.dtype.names == tuple(rows.columns) and len(array) == len(rows)
@@ -219,3 +220,18 @@ def test_gil_is_released_while_simulating():
     worker.join()
     assert alone > 0.2, "the call is too short to tell"
     assert longest < alone / 2
+
+
+def test_extrapolation_flag_and_interval():
+    """r17's coverage: 4096^3 is inside its training shapes, its dp interval r17's validation band
+    (p10 0.937819, p90 1.040412) times the makespan; K = 8 (trained K starts at 128) is flagged."""
+    with pytest.warns(lastwave.ModelWarning, match="1 of 2 rows extrapolated"):
+        inside, far = lastwave.predict([(4096, 4096, 4096), (4096, 4096, 8)], schedules="dp",
+                                       model=R17)  # fmt: skip
+    assert inside.extrapolated is False and inside.extrapolation == ""
+    assert inside.p10_us == pytest.approx(inside.makespan * 0.937819, rel=1e-5)
+    assert inside.p90_us == pytest.approx(inside.makespan * 1.040412, rel=1e-5)
+    assert far.extrapolated is True and "mostly k: 8 is" in far.extrapolation
+    assert far.p10_us < far.makespan < far.p90_us
+    unit = lastwave.predict((4096, 4096, 8), schedules="dp")[0]
+    assert (unit.extrapolated, unit.extrapolation, unit.p10_us, unit.p90_us) == (None, "", None, None)

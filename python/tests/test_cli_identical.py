@@ -58,6 +58,12 @@ def csv_from_records(rows):
             cells.append(r.rank)
         reason = "".join(";" if c in ',\n"' else c for c in r.reason)
         cells += [r.status, reason]
+        if r.extrapolated is None:
+            cells += ["", "", "", ""]
+        else:
+            why = "".join(";" if c in ',\n"' else c for c in r.extrapolation)
+            cells += ["true" if r.extrapolated else "false", why,
+                      field(r.p10_us, "%.3f", ""), field(r.p90_us, "%.3f", "")]  # fmt: skip
         lines.append(",".join(str(c) for c in cells))
     return "\n".join(lines) + "\n"
 

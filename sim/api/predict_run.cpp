@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "sim/api/calibration_warning.hpp"
+#include "sim/api/row_coverage.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/util/csv_field.hpp"
@@ -309,6 +310,12 @@ PredictOutcome run_predict(const PreparedPredict& p, const ShapeDone& done) {
         outside_calibration(*file, r.model.name, r.gpu, r.shapes, p.setup.tile, r.schedules);
   }
   out.blocks = shape_blocks(r.shapes.size(), r.schedules, simulated, rows, ranked);
+  if (r.model.file && r.model.file->coverage) {
+    std::vector<PredictRow> all = flatten(out.blocks);
+    attach_coverage(*r.model.file->coverage, r.gpu.sms, all);
+    out.extrapolated = extrapolated_summary(all);
+    unflatten(all, out.blocks);
+  }
   out.refusals = refusal_summary(flatten(out.blocks), out.first_refusal);
   out.best_skipped = p.setup.best_skipped;
   out.time_unit = p.model->time_unit();
@@ -346,7 +353,7 @@ std::string predict_csv(const std::vector<PredictRow>& rows, bool physical, bool
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
        "efficiency,makespan_factor"
     << (physical ? ",makespan_us" : "") << ",tile,cluster" << (ranked ? ",rank" : "")
-    << ",status,reason\n";
+    << ",status,reason" << kCoverageCsvColumns << "\n";
   for (const auto& r : rows) {
     const std::string status = row_status(r);
     const bool timed = status == "ok", refused = !r.refused.empty();
@@ -361,7 +368,7 @@ std::string predict_csv(const std::vector<PredictRow>& rows, bool physical, bool
     if (physical) o << ',' << (timed ? fmt("%.3f", r.makespan) : status);
     o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster);
     if (ranked) o << ',' << r.rank;
-    o << ',' << status << ',' << csv_field(r.refused) << "\n";
+    o << ',' << status << ',' << csv_field(r.refused) << coverage_csv_cells(r) << "\n";
   }
   return o.str();
 }

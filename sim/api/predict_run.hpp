@@ -63,6 +63,7 @@ struct PredictOutcome {
   std::string refusals;       // one line on the refused rows, or empty
   std::string first_refusal;  // the first refused row's reason, or empty
   std::string extrapolation;  // outside_calibration()'s text, or empty
+  std::string extrapolated;   // extrapolated_summary(): rows its coverage flags, or empty
   std::string best_skipped;   // PredictSetup::best_skipped: the listed configs best skips, or empty
 };
 
@@ -78,7 +79,8 @@ std::vector<PredictRow> flatten(const std::vector<std::vector<PredictRow>>& bloc
 std::string row_status(const PredictRow& r);
 
 // `predict --format csv`: header and one line per row. `physical`: a makespan_us column;
-// `ranked`: a rank column (1 = fastest of `best`; 0 for other schedules).
+// `ranked`: a rank column (1 = fastest of `best`; 0 for other schedules). The last four columns,
+// extrapolated, extrapolation, p10_us and p90_us, are empty for a model without coverage.
 std::string predict_csv(const std::vector<PredictRow>& rows, bool physical, bool ranked);
 
 // --tile text "MxNxK" -> TileShape; throws std::invalid_argument (one line) on malformed text.

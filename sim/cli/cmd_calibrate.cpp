@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "models/calib/calibrate.hpp"
+#include "models/calib/coverage_fit.hpp"
 #include "sim/cli/calibrate_plot.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
@@ -42,6 +43,25 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+// The files of a multitoken option, as paths to read (none when absent).
+std::vector<std::string> files_of(const po::variables_map& vm, const char* option) {
+  std::vector<std::string> out;
+  if (vm.count(option)) {
+    for (const auto& f : vm[option].as<std::vector<std::string>>()) out.push_back(user_path(f));
+  }
+  return out;
+}
+
+// --coverage-only MODEL: the file with its coverage section, written to --out; checks on stdout.
+int coverage_only(const po::variables_map& vm) {
+  const CoverageOnlyResult r = add_coverage(
+      user_path(vm["coverage-only"].as<std::string>()), files_of(vm, "measurements"),
+      files_of(vm, "validation"), files_of(vm, "test"), parse_tile(vm["tile"].as<std::string>()));
+  write_file_atomically(user_path(vm["out"].as<std::string>()), model_file_text(r.model_file));
+  std::cout << r.summary;
+  return 0;
 }
 
 }  // namespace
@@ -94,6 +114,10 @@ int cmd_calibrate(int argc, char** argv) {
       "fit the cross-SM check before the variant (one --variants tag): another machine can fit "
       "the variant into a copy of the checkpoint meanwhile")("quiet,q",
                                                              "no progress line on stderr")(
+      "coverage-only", po::value<std::string>(),
+      "fit nothing: write the fitted model file MODEL.json with its coverage section (training "
+      "points from --measurements, interval bands from --validation rows predicted under it; "
+      "--test rows are only checked) to --out, every other entry as it was")(
       "plot", po::value<std::string>(),
       "SVG of the fitted model's predicted vs measured time per validation and test row "
       "(log-log, y = x line)");
@@ -103,6 +127,7 @@ int cmd_calibrate(int argc, char** argv) {
                      "[--report docs/CALIBRATION.md] [--holdout 0.25] [--seed S]")) {
     return 0;
   }
+  if (vm.count("coverage-only")) return coverage_only(vm);
   CalibrateOptions opt;
   for (const auto& f : vm["measurements"].as<std::vector<std::string>>()) {
     opt.measurements.push_back(f);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/api/calibration_warning.hpp"
+#include "sim/api/row_coverage.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/common.hpp"
 #include "sim/cli/compare_plots.hpp"
@@ -33,6 +34,14 @@ void refuse_other_gpu(const po::variables_map& vm, const GpuSpec& gpu) {
 constexpr double kWithinBestMargin = 0.01;
 // The table lists each shape only for corpora up to this size.
 constexpr size_t kMaxShapeLines = 64;
+
+// The winner's interval and the shape's flag, after its line ("" without coverage).
+std::string coverage_note(const PredictRow& winner) {
+  const RowCoverage& c = *winner.coverage;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "  p10-p90 %.1f-%.1f", c.low_us, c.high_us);
+  return std::string(buf) + (c.extrapolated ? "  EXTRAPOLATED" : "");
+}
 
 }  // namespace
 
@@ -72,8 +81,13 @@ int cmd_compare(int argc, char** argv) {
     std::cerr << "lastwave compare: note: " << setup.best_skipped << "\n";
   Progress progress("compare", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
-  const auto rows = predict_all(shapes, schedules, setup, &progress);
+  auto rows = predict_all(shapes, schedules, setup, &progress);
   if (const ModelFile* file = fitted_model_file(vm)) {
+    if (file->coverage) {
+      attach_coverage(*file->coverage, gpu.sms, rows);
+      const std::string flagged = extrapolated_summary(rows);
+      if (!flagged.empty()) std::cerr << "lastwave compare: " << flagged << "\n";
+    }
     warn_outside_calibration("compare", *file, vm["model"].as<std::string>(), gpu, shapes,
                              setup.tile, schedules);
     warn_undetermined("compare", *file, vm["model"].as<std::string>(),
@@ -111,11 +125,13 @@ int cmd_compare(int argc, char** argv) {
     if (shapes.size() <= kMaxShapeLines) {
       const std::string winner = best < ns ? schedules[best] : "none";
       char buf[160];
-      std::snprintf(buf, sizeof buf, "%6ldx%6ldx%6ld  winner %-14s %10.1f (dp %10.1f)\n",
+      std::snprintf(buf, sizeof buf, "%6ldx%6ldx%6ld  winner %-14s %10.1f (dp %10.1f)",
                     static_cast<long>(shapes[i].m), static_cast<long>(shapes[i].n),
                     static_cast<long>(shapes[i].k), winner.c_str(),
                     best < ns ? r[best].makespan : 0.0, r[dp_index].makespan);
       per_shape << buf;
+      if (best < ns && r[best].coverage) per_shape << coverage_note(r[best]);
+      per_shape << "\n";
     }
   }
   std::ostringstream o;

@@ -2,6 +2,7 @@
 // The pipeline and its CSV are sim/api's (shared with the Python module); the table and JSON
 // renderings are here.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -31,6 +32,17 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
 namespace {
 
 std::string fmt(const char* f, double v) { return format_number(f, v); }
+
+// extrapolated, extrapolation, p10_us, p90_us: null without coverage (and the interval without
+// a time).
+void add_coverage_json(const PredictRow& r, nlohmann::json& j) {
+  const bool timed = r.coverage && std::isfinite(r.coverage->low_us);
+  j["extrapolated"] = r.coverage ? nlohmann::json(r.coverage->extrapolated) : nlohmann::json();
+  j["extrapolation"] = r.coverage && r.coverage->extrapolated ? nlohmann::json(r.coverage->reason)
+                                                              : nlohmann::json();
+  j["p10_us"] = timed ? nlohmann::json(r.coverage->low_us) : nlohmann::json();
+  j["p90_us"] = timed ? nlohmann::json(r.coverage->high_us) : nlohmann::json();
+}
 
 std::string render_json(const std::vector<PredictRow>& rows, const std::string& unit) {
   nlohmann::json out = nlohmann::json::array();
@@ -64,6 +76,7 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
     }
     if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
     if (r.rank > 0) j["rank"] = r.rank;
+    add_coverage_json(r, j);
     out.push_back(j);
   }
   return out.dump(2) + "\n";
@@ -93,6 +106,9 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
     o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on " << gpu_name
       << ": " << first.tiles << " tiles x " << first.k_tiles << " iters, ideal makespan "
       << (first.refused.empty() ? fmt("%.1f", first.ideal) + " " + unit : "refused") << "\n";
+    if (first.coverage && first.coverage->extrapolated) {
+      o << "  EXTRAPOLATED: " << first.coverage->reason << "\n";
+    }
     size_t width = kLabelWidth;  // every label of the block, so its columns line up
     for (const PredictRow& r : block) width = std::max(width, table_label(r).size());
     double fastest = 0;  // the rank-1 row's makespan
@@ -117,6 +133,9 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
       if (r.rank == 1 && timed) fastest = r.makespan;
       if (r.rank > 1 && fastest > 0 && timed)
         o << fmt("  %+.1f %% vs #1", 100.0 * (r.makespan / fastest - 1));
+      if (timed && r.coverage) {
+        o << fmt("  p10-p90 %.1f", r.coverage->low_us) << fmt("-%.1f", r.coverage->high_us);
+      }
       if (timed) o << "\n";
     }
     o << "\n";
@@ -179,6 +198,7 @@ int cmd_predict(int argc, char** argv) {
   if (!out.extrapolation.empty()) {
     std::cerr << "lastwave predict: warning: " << out.extrapolation << "\n";
   }
+  if (!out.extrapolated.empty()) std::cerr << "lastwave predict: " << out.extrapolated << "\n";
   check_strict(prepared, out);
   std::string text;
   if (format == "csv") {

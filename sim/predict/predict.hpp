@@ -2,6 +2,7 @@
 // simulator, and returns one result row. `best` searches kernel configs x decompositions
 // (best.hpp).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,15 @@
 #include "sim/predict/best.hpp"
 
 namespace lw {
+
+// Where a fitted model file's coverage (models/coverage.hpp) puts a row: whether it lies farther
+// from the training points than the file's threshold (and why), and the row's p10-p90 interval
+// (NaN when the row has no time: refused or deadlocked).
+struct RowCoverage {
+  bool extrapolated = false;
+  std::string reason;  // empty unless extrapolated
+  double low_us = 0, high_us = 0;
+};
 
 // The plan's facts (choice = what the heuristic or `best` picked) plus the simulated times.
 struct PredictRow : PlanSummary {
@@ -30,6 +40,8 @@ struct PredictRow : PlanSummary {
   int64_t rank = 0;  // predict_ranked(): 1 = the fastest plan; 0 = not ranked
   // Why the model cannot answer this row (its times are not to be used); empty: answered.
   std::string refused;
+  // Set by run_predict when the model file has a coverage section; absent otherwise.
+  std::optional<RowCoverage> coverage;
 };
 
 struct PredictSetup {

@@ -8,21 +8,21 @@ trap 'rm -rf "$tmp"' EXIT
 
 # 1408x1440x4096: one full wave of 128x120 tiles wins under the unit model (tests/predict).
 csv=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --format csv)
-grep -q '^1408,1440,4096,132,best,dp,132,64,0,0,132,62.0000,.*,128x120x64,1x1,ok,$' <<<"$csv"
+grep -q '^1408,1440,4096,132,best,dp,132,64,0,0,132,62.0000,.*,128x120x64,1x1,ok,,,,,$' <<<"$csv"
 json=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --format json)
 grep -q '"tile": "128x120x64"' <<<"$json"
 grep -q '"cluster": "1x1"' <<<"$json"
 # --tile restricts the search; a non-best schedule still takes any single tile.
 csv=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --tile 128x128x64 --format csv)
-grep -q ',66.0000,.*,128x128x64,1x1,ok,$' <<<"$csv"
+grep -q ',66.0000,.*,128x128x64,1x1,ok,,,,,$' <<<"$csv"
 "$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule dp --tile 100x100x64 --format csv |
-  grep -q ',100x100x64,1x1,ok,$'
+  grep -q ',100x100x64,1x1,ok,,,,,$'
 
 # --top K: best's K fastest plans, rank 1 the row above, times in order, a `rank` column.
 csv=$("$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --top 4 --format csv)
-head -1 <<<"$csv" | grep -q ',tile,cluster,rank,status,reason$'
+head -1 <<<"$csv" | grep -q ',tile,cluster,rank,status,reason,extrapolated,extrapolation,p10_us,p90_us$'
 [[ $(tail -n +2 <<<"$csv" | wc -l) -eq 4 ]]
-sed -n 2p <<<"$csv" | grep -q '^1408,1440,4096,132,best,dp,132,64,0,0,132,62.0000,.*,128x120x64,1x1,1,ok,$'
+sed -n 2p <<<"$csv" | grep -q '^1408,1440,4096,132,best,dp,132,64,0,0,132,62.0000,.*,128x120x64,1x1,1,ok,,,,,$'
 tail -n +2 <<<"$csv" | cut -d, -f18 | tr '\n' ' ' | grep -qx '1 2 3 4 '
 tail -n +2 <<<"$csv" | cut -d, -f12 | sort -c -g  # fastest first
 "$lastwave" predict --sms 132 --m 1408 --n 1440 --k 4096 --schedule best --top 2 |
@@ -43,7 +43,7 @@ expect_error "tile 100x100x64 is not one the kernels have (16x64x64" \
 printf '{"model": "calibrated", "params": {}}\n' >"$tmp/legacy.json"
 "$lastwave" predict --gpu h200 --m 16 --n 4096 --k 4096 --schedule best --tile 64x32,128x128 \
   --cluster 1x1 --model "$tmp/legacy.json" --format csv >"$tmp/out" 2>"$tmp/err"
-[[ $(wc -l <"$tmp/err") -eq 1 ]] && grep -q ',128x128x64,1x1,ok,$' "$tmp/out" &&
+[[ $(wc -l <"$tmp/err") -eq 1 ]] && grep -q ',128x128x64,1x1,ok,,,,,$' "$tmp/out" &&
   grep -q '^lastwave predict: note: best skips 1 of the 2 listed configs, which the model cannot cost; the first: tile 64x32x64 cluster 1x1: ' "$tmp/err" ||
   { echo "FAIL: best with an uncostable tile listed: $(cat "$tmp/err")"; exit 1; }
 expect_error "tile 64x32x64 cluster 1x1: the calibrated model was fitted on tiles 64x128x64," \

@@ -8,11 +8,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 csv=$("$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp,streamk,cutlass-seed,best --format csv)
 header=$(head -1 <<<"$csv")
-for col in m n k sms schedule choice tiles iters_per_tile sk_tiles sk_units makespan ideal efficiency tile cluster makespan_factor status reason; do
+for col in m n k sms schedule choice tiles iters_per_tile sk_tiles sk_units makespan ideal efficiency tile cluster makespan_factor status reason extrapolated extrapolation p10_us p90_us; do
   grep -q "\(^\|,\)$col\(,\|$\)" <<<"$header" || { echo "missing column $col"; exit 1; }
 done
 # Seed numbers: dp 132, streamk 78; the seed heuristic picks StreamK with 144 tiles on 132 units.
-grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,132.0000,72.0000,0.5455,1.000000,128x128x64,1x1,ok,$' <<<"$csv"
+grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,132.0000,72.0000,0.5455,1.000000,128x128x64,1x1,ok,,,,,$' <<<"$csv"
 grep -q '^1536,1536,4096,132,streamk,StreamK,144,64,144,132,132,78.0000,' <<<"$csv"
 grep -q '^1536,1536,4096,132,cutlass-seed,StreamK,144,64,144,132,' <<<"$csv"
 # best is never slower than any single schedule listed with it.
@@ -25,7 +25,7 @@ printf '{"model":"unit","params":{},"residual_trees":{"base":0.05,"features":["m
 trees=$("$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/trees.json" --format csv)
 # The factor scales the ideal too: efficiency stays the unit model's 72 / 132 (the ideal's 144 tiles
 # x 66 time units over 132 SMs, against a makespan of two waves of 66).
-grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,187.3169,102.1729,0.5455,1.419068,128x128x64,1x1,ok,$' <<<"$trees"
+grep -q '^1536,1536,4096,132,dp,DataParallel,144,64,0,0,144,187.3169,102.1729,0.5455,1.419068,128x128x64,1x1,ok,,,,,$' <<<"$trees"
 "$lastwave" predict --sms 132 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/trees.json" \
   --format json | grep -q '"makespan_factor": 1.4190675'
 
@@ -75,7 +75,7 @@ fi
 grep -q "was calibrated on h200; its fitted physics has no rule to carry it to b200" "$tmp/cmp.err"
 own=$("$lastwave" predict --gpu h200 --sms 64 --m 1536 --n 1536 --k 4096 --schedule dp \
   --model "$tmp/cal-h200.json" --format csv -q)
-grep -q ',ok,$' <<<"$own"
+grep -q ',ok,,,,,$' <<<"$own"
 # compare warns alike, naming itself, and prints its table all the same.
 "$lastwave" compare --gpu h200 --sms 8 --shapes "$tmp/ranged.csv" --schedule streamk \
   --model "$tmp/ranged.json" -q >"$tmp/out.txt" 2>"$tmp/out.err"

@@ -3,12 +3,14 @@
 // their own; --residual-rounds 0 writes none.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "models/calib/calibrate.hpp"
 #include "models/calib/cases.hpp"
+#include "models/calib/coverage_fit.hpp"
 #include "models/calib/measurements.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "tests/models/synthetic.hpp"
@@ -123,6 +125,30 @@ TEST_CASE(
   CHECK(r.model_file["tiles"] == nlohmann::json::array({"128x128x64", "128x256x64"}));
   CHECK(report.find("| SMs = 132 |") != std::string::npos);
   CHECK(report.find("SMs = 132 (no training row)") == std::string::npos);
+  // ... and its coverage: the 27 training shapes at 2 SM counts; on that log-spaced grid (steps of
+  // 1.5 in log2 M, N, K: 1.2247 sd each; 0.7071 sd in log2 MNK) every shape's nearest other is one
+  // step away, sqrt(1.5 + 0.5) sd; the bands from the 8 validation shapes x 2 SM counts per family.
+  const nlohmann::json& coverage = r.model_file["coverage"];
+  CHECK(coverage["points"].size() == 54);
+  CHECK(coverage["threshold"].get<double>() == doctest::Approx(std::sqrt(2.0)).epsilon(1e-3));
+  CHECK(coverage["bands"]["dp"]["rows"] == 16);
+  CHECK(coverage["bands"]["splitk"]["rows"] == 16);
+  CHECK(coverage["bands"]["all"]["rows"] == 32);
+  // --coverage-only on the file without its section restores it from the same files (the bands
+  // from the file's own predictions, which equal calibrate's) and leaves every other entry.
+  nlohmann::json stripped = r.model_file;
+  stripped.erase("coverage");
+  write_file_atomically(dir + "/stripped.json", model_file_text(stripped));
+  const CoverageOnlyResult added =
+      add_coverage(dir + "/stripped.json", {train}, {validation}, {}, TileShape{});
+  CHECK(added.model_file["coverage"]["points"] == coverage["points"]);
+  CHECK(added.model_file["coverage"]["threshold"] == coverage["threshold"]);
+  const double p90 = coverage["bands"]["dp"]["p90"].get<double>();
+  CHECK(added.model_file["coverage"]["bands"]["dp"]["p90"].get<double>() ==
+        doctest::Approx(p90).epsilon(1e-5));
+  nlohmann::json rest = added.model_file;
+  rest.erase("coverage");
+  CHECK(rest == stripped);
 }
 
 }  // namespace lw
