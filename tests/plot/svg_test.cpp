@@ -69,7 +69,7 @@ TEST_CASE("heatmap: one cell per non-empty (M, N) bin, escaped labels") {
 
 TEST_CASE("cdf: one polyline per series") {
   const std::vector<lw::plot::CdfSeries> s = {
-      {"dp", {0.5, 0.8, 1.0}}, {"streamk", {0.9, 1.0}}, {"cutlass", {1.0}}};
+      {"dp", {0.5, 0.8, 1.0}, ""}, {"streamk", {0.9, 1.0}, ""}, {"cutlass", {1.0}, ""}};
   const std::string svg = lw::plot::cdf_svg(s, {"t", "sub"}).str();
   CHECK(well_formed(svg));
   CHECK(count(svg, "<polyline") == 3);
