@@ -59,7 +59,7 @@ TEST_CASE("heatmap: one cell per non-empty (M, N) bin, escaped labels") {
                                                 {150, 170, "streamk", 1.5},
                                                 {600, 130, "splitk:4 <k>", 2.0},
                                                 {1000, 1000, "dp", 1.0}};
-  const std::string svg = lw::plot::heatmap_svg(pts, {"t & u", "sub"}).str();
+  const std::string svg = lw::plot::heatmap_svg(pts, {"t & u", "sub", {}}).str();
   CHECK(well_formed(svg));
   CHECK(count(svg, "class=\"cell\"") == 3);
   CHECK(svg.find("splitk:4 &lt;k&gt;") != std::string::npos);
