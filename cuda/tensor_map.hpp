@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "sim/decomp/types.hpp"
+
 namespace lw::cuda {
 
 // L2 promotion of the operand loads, in bytes (0 = none, 64, 128 or 256): how much the TMA pulls
@@ -15,11 +17,11 @@ namespace lw::cuda {
 // round 6; `lastwave-bench --l2-promotion` measures any other).
 constexpr int kAlignedRowL2PromotionBytes = 256;
 constexpr int kMisalignedRowL2PromotionBytes = 128;
-constexpr int64_t kL2LineBytes = 128;
 
 // The kernels' L2 promotion for operands of depth k (bf16 rows of k elements).
 constexpr int default_l2_promotion(int64_t k) {
-  return (k * 2) % kL2LineBytes == 0 ? kAlignedRowL2PromotionBytes : kMisalignedRowL2PromotionBytes;
+  return (k * kBf16Bytes) % kL2LineBytes == 0 ? kAlignedRowL2PromotionBytes
+                                              : kMisalignedRowL2PromotionBytes;
 }
 
 // True for an L2 promotion the TMA offers (0, 64, 128, 256 bytes).

@@ -34,7 +34,7 @@ CaseTraits case_traits(const FitCase& c) {
   CaseTraits out;
   out.tile_scale = static_cast<double>(t.m) * static_cast<double>(t.n) * static_cast<double>(t.k) /
                    kReferenceTileMacs;
-  out.misaligned = row_bytes % traffic::kL2LineBytes != 0;
+  out.misaligned = row_bytes % kL2LineBytes != 0;
   out.clustered = c.plan.cluster.m * c.plan.cluster.n > 1;
   out.split_sectors = traffic::extra_sectors_per_row(c.plan.problem.k);
   out.cluster_oob_share = traffic::max_cluster_oob_share(c.plan);

@@ -50,10 +50,6 @@ inline double wgmma_smem_bytes_per_iter(const TileShape& tile) {
          kBf16Bytes;
 }
 
-// L2 lines (and requests) are 128 bytes; an operand row slice of a k-tile that does not start on
-// a line boundary touches one line more.
-constexpr int64_t kL2LineBytes = 128;
-
 inline int64_t gcd64(int64_t a, int64_t b) { return b == 0 ? a : gcd64(b, a % b); }
 
 // Rows after which operand row starts repeat their offset within a `unit_bytes` block (a line, a
@@ -64,10 +60,11 @@ inline int64_t row_offset_period(int64_t k, int64_t unit_bytes) {
   return unit_bytes / gcd64(pitch % unit_bytes, unit_bytes);
 }
 
-// Mean L2 lines one k-tile touches per operand row (A rows and B rows are both K-contiguous with
-// pitch K elements). Row r starts at byte r * K * 2 (mod 128), so the offsets repeat with period
-// 128 / gcd(2K, 128) rows; k-tile starts add multiples of tile.k * 2 bytes. Averaged over one
-// period of rows for the first k-tile (tile.k * 2 a multiple of 128: every k-tile is alike).
+// Mean L2 lines (kL2LineBytes, sim/decomp/types.hpp) one k-tile touches per operand row (A rows and
+// B rows are both K-contiguous with pitch K elements; a row slice that does not start on a line
+// touches one line more). Row r starts at byte r * K * 2 (mod 128), so the offsets repeat with
+// period 128 / gcd(2K, 128) rows; k-tile starts add multiples of tile.k * 2 bytes. Averaged over
+// one period of rows for the first k-tile (tile.k * 2 a multiple of 128: every k-tile is alike).
 inline double l2_lines_per_row(const TileShape& t, int64_t k) {
   const int64_t row_bytes = t.k * static_cast<int64_t>(kBf16Bytes);
   const int64_t pitch = k * static_cast<int64_t>(kBf16Bytes);

@@ -15,6 +15,9 @@ struct Problem {
 
 // Bytes per element of A, B and C: lastwave's GEMMs are bf16 throughout.
 constexpr int64_t kBf16Bytes = 2;
+// L2 lines (and requests) are 128 bytes: the kernels' operand L2 promotion rule
+// (cuda/tensor_map.hpp) and the cost models' line traffic (models/roofline/traffic.hpp).
+constexpr int64_t kL2LineBytes = 128;
 
 // CTA output tile (tile_m x tile_n) and MAC-loop step (tile_k), in elements.
 struct TileShape {
