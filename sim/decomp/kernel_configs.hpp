@@ -22,8 +22,9 @@ inline constexpr TileShape kKernelTiles[] = {
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 
 // Cluster shapes the kernels launch with: 2x1 shares B (the two CTAs' tiles are stacked along M),
-// 1x2 shares A; each CTA loads half the shared operand and multicasts it to both.
-inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}};
+// 1x2 shares A; each CTA loads half the shared operand and multicasts it to both. 2x2 shares both:
+// each CTA loads half of its A and half of its B, each half multicast to the CTA beside it.
+inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}};
 inline constexpr int kKernelClusterCount = sizeof(kKernelClusters) / sizeof(kKernelClusters[0]);
 
 // The tile every tool defaults to (and the one the step-1 mma kernel has).
@@ -107,11 +108,23 @@ constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
 // Rows of a multicast slice must start on a 128B-swizzle atom (8 rows of 128 B).
 inline constexpr int64_t kSwizzleAtomRows = 8;
 
-// Whether the kernels have tile x cluster: the tile and the cluster exist, and the shared operand
-// splits into cluster-many slices of whole swizzle atoms (2x1 splits the tile's N rows of B, 1x2
-// its M rows of A).
+// Clusters of more than two CTAs serve large outputs, where operand traffic per FLOP is what
+// limits: only tiles of at least kQuadClusterMinRows x kQuadClusterMinRows take them (the narrow
+// and swapped tiles serve problems with too few tiles to fill the SMs in fours).
+inline constexpr int kPairClusterSize = 2;           // CTAs of a 2x1 / 1x2 cluster
+inline constexpr int64_t kQuadClusterMinRows = 128;  // least tile M and N of a 2x2 cluster
+constexpr bool cluster_serves_tile(const TileShape& t, const ClusterShape& c) {
+  return c.m * c.n <= kPairClusterSize ||
+         (t.m >= kQuadClusterMinRows && t.n >= kQuadClusterMinRows);
+}
+
+// Whether the kernels have tile x cluster: the tile and the cluster exist, the cluster serves the
+// tile, and each shared operand splits into slices of whole swizzle atoms (a cluster m wide splits
+// the tile's N rows of B in m, one n wide its M rows of A in n).
 constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
-  if (kernel_tile_index(t) < 0 || !kernel_has_cluster(c)) return false;
+  if (kernel_tile_index(t) < 0 || !kernel_has_cluster(c) || !cluster_serves_tile(t, c)) {
+    return false;
+  }
   const int64_t b_slice = t.n / c.m, a_slice = t.m / c.n;
   return b_slice * c.m == t.n && b_slice % kSwizzleAtomRows == 0 && a_slice * c.n == t.m &&
          a_slice % kSwizzleAtomRows == 0;
