@@ -28,7 +28,7 @@ PlanOut make_plan(const std::tuple<int64_t, int64_t, int64_t>& shape, const std:
   const Problem problem{m, n, k};
   plan_geometry(problem, TileShape{}, GpuShape{1, 1});  // validates dims and overflow
   PlanOut out{plan_schedule(schedule, problem, tile ? parse_tile(*tile) : kDefaultTile,
-                            GpuShape{gpu.sms, gpu.ctas_per_sm}, parse_reduction(reduction)),
+                            gpu_shape(gpu), parse_reduction(reduction)),
               {}};
   out.steps = plan_steps(out.planned.plan);
   return out;

@@ -246,7 +246,7 @@ PredictSetup make_predict_setup(const std::optional<std::string>& tile,
                                 const std::vector<Problem>& shapes,
                                 const std::vector<std::string>& schedules) {
   PredictSetup setup;
-  setup.gpu = GpuShape{gpu.sms, gpu.ctas_per_sm};
+  setup.gpu = gpu_shape(gpu);
   setup.reduction = reduction;
   setup.model = &model;
   const bool has_best = std::find(schedules.begin(), schedules.end(), "best") != schedules.end();

@@ -46,7 +46,7 @@ int cmd_plan(int argc, char** argv) {
   const GpuSpec gpu = gpu_from(vm);
   const Problem problem = shapes_from(vm).at(0);
   const Planned planned = plan_schedule(schedule, problem, tile_from(vm),
-                                        GpuShape{gpu.sms, gpu.ctas_per_sm}, reduction_from(vm));
+                                        gpu_shape(gpu), reduction_from(vm));
   const Plan& p = planned.plan;
   const std::vector<PlanStep> steps = plan_steps(p);
   if (format == "csv") {

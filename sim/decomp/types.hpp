@@ -34,13 +34,18 @@ struct ClusterShape {
 };
 
 // The part of the GPU a plan is built for: SMs available and CTAs of this kernel resident per SM.
+// Cluster sizes (CTAs) a GpuShape can carry a residency limit for: CUDA's portable maximum.
+inline constexpr int kMaxClusterCtas = 8;
 struct GpuShape {
   int64_t sms = 132;
   int64_t ctas_per_sm = 1;
-  // Clusters of the plan's cluster shape that can be resident at once (the hardware packs them
-  // into GPCs: cudaOccupancyMaxActiveClusters on a device, the preset's limit in the simulator);
-  // 0 = sms * ctas_per_sm / cluster size.
+  // Clusters of the plan's cluster shape that can be resident at once, as a device measured them
+  // (cudaOccupancyMaxActiveClusters); 0 = not measured: clusters_by_size decides.
   int64_t max_active_clusters = 0;
+  // Resident clusters by cluster size in CTAs (index = size), from the GPU preset: the hardware
+  // packs a cluster into one GPC, so SMs left over in each GPC stay idle; 0 = sms * ctas_per_sm /
+  // size.
+  int64_t clusters_by_size[kMaxClusterCtas + 1] = {};
 };
 
 LW_HD int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

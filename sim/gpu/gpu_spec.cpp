@@ -1,7 +1,10 @@
 // Parsing of the embedded GPU presets, each field checked against its declared range.
 #include "sim/gpu/gpu_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -61,6 +64,31 @@ void read_field(const nlohmann::json& j, const PresetField& f, const std::string
   }
 }
 
+// The optional "max_active_clusters": {"SIZE": COUNT, ...}: sizes 2..kMaxClusterCtas, counts whole,
+// >= 1 and at most the SMs' even share.
+void read_cluster_limits(const nlohmann::json& j, const std::string& where, GpuSpec* g) {
+  const char* key = "max_active_clusters";
+  if (!j.contains(key)) return;
+  if (!j[key].is_object()) {
+    throw std::invalid_argument(where + ": \"" + key + "\" must map cluster sizes to counts");
+  }
+  for (const auto& [size_text, count] : j[key].items()) {
+    const std::string what = std::string(key) + "[" + size_text + "]";
+    char* end = nullptr;
+    const long size = std::strtol(size_text.c_str(), &end, 10);
+    if (size_text.empty() || *end != '\0' || size < 2 || size > kMaxClusterCtas) {
+      throw std::invalid_argument(where + ": " + what + ": cluster size must be 2.." +
+                                  std::to_string(kMaxClusterCtas));
+    }
+    const double even = std::floor(static_cast<double>(g->sms * g->ctas_per_sm) / size);
+    if (!count.is_number() || count.get<double>() != std::floor(count.get<double>())) {
+      throw std::invalid_argument(where + ": " + what + " must be a whole number");
+    }
+    check_in_range(count.get<double>(), ValueRange{1, even}, where, what, "clusters");
+    g->clusters_by_size[size] = count.get<int64_t>();
+  }
+}
+
 // An optional text field: `fallback` when absent, an error when present but not a string.
 std::string optional_text(const nlohmann::json& j, const std::string& key,
                           const std::string& fallback, const std::string& where) {
@@ -89,6 +117,7 @@ GpuSpec parse_gpu_preset(const std::string& json, const std::string& file) {
   g.label = optional_text(j, "label", g.name, where);
   g.description = optional_text(j, "description", "", where);
   for (const auto& f : preset_fields()) read_field(j, f, where, &g);
+  read_cluster_limits(j, where, &g);
   return g;
 }
 
@@ -119,7 +148,16 @@ GpuSpec gpu_with_sms(int64_t sms, const GpuSpec* like) {
   g.name = like ? like->name + "@" + std::to_string(sms) : std::to_string(sms) + "-sm";
   g.chip_sms = like ? whole_chip_sms(*like) : sms;
   g.sms = sms;
+  if (like) {  // each cluster limit keeps its share (floor): the stated rule, not a measurement
+    for (int64_t& limit : g.clusters_by_size) limit = limit * sms / like->sms;
+  }
   return g;
+}
+
+GpuShape gpu_shape(const GpuSpec& g) {
+  GpuShape s{g.sms, g.ctas_per_sm, 0};
+  std::copy(std::begin(g.clusters_by_size), std::end(g.clusters_by_size), s.clusters_by_size);
+  return s;
 }
 
 }  // namespace lw

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/decomp/types.hpp"
+
 namespace lw {
 
 struct GpuSpec {
@@ -18,10 +20,17 @@ struct GpuSpec {
   double l2_tb_per_s = 0;        // TB/s, whole GPU
   double l2_mib = 0;             // MiB
   double sm_clock_mhz = 0;
+  // Resident clusters by cluster size in CTAs (index = size; 0 = unknown: an even share of the
+  // SMs), as the preset's "max_active_clusters" lists them for the whole chip (measured with
+  // cudaOccupancyMaxActiveClusters; a partition keeps its share, see gpu_with_sms).
+  int64_t clusters_by_size[kMaxClusterCtas + 1] = {};
 };
 
 // The SMs of the chip `g` runs on (a partition of it included).
 inline int64_t whole_chip_sms(const GpuSpec& g) { return g.chip_sms > 0 ? g.chip_sms : g.sms; }
+
+// The plan-side view of `g`: its SMs, CTAs per SM and cluster residency limits.
+GpuShape gpu_shape(const GpuSpec& g);
 
 struct EmbeddedPreset {
   const char* name;
@@ -40,7 +49,9 @@ GpuSpec parse_gpu_preset(const std::string& json, const std::string& file);
 GpuSpec gpu_preset(const std::string& name);
 std::vector<std::string> gpu_preset_names();
 
-// A GPU known only by its SM count: used with --sms N (physical rates from `like`, if given).
+// A GPU known only by its SM count: used with --sms N (physical rates from `like`, if given). A
+// partition of `like` keeps its share of each cluster limit (floor(limit x sms / chip SMs)): the
+// stated rule where the partition was not measured.
 GpuSpec gpu_with_sms(int64_t sms, const GpuSpec* like);
 
 }  // namespace lw

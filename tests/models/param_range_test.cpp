@@ -10,6 +10,7 @@
 #include <string>
 
 #include "models/registry.hpp"
+#include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 
@@ -143,6 +144,44 @@ TEST_CASE("GPU presets: counts >= 1 and whole, rates positive, all finite") {
         "GPU preset x.json: \"label\" must be a string");
   CHECK(error_of([] { parse_gpu_preset(R"({"name": "x", "description": []})", "x.json"); }) ==
         "GPU preset x.json: \"description\" must be a string");
+}
+
+// "max_active_clusters" maps cluster sizes 2..8 (CTAs) to whole counts of at most the SMs' even
+// share (132 SMs: 66 of 2, 33 of 4).
+TEST_CASE("GPU presets: cluster limits by size, checked and kept by partitions") {
+  const std::string key = "max_active_clusters";
+  CHECK(preset_error(key, R"({"2": 66, "4": 30})") == "(no error)");
+  CHECK(preset_error(key, R"({"4": 34})") ==
+        "GPU preset gpus/test.json: parameter 'max_active_clusters[4]' = 34 is outside its range "
+        "[1, 33] clusters");
+  CHECK(preset_error(key, R"({"2": 0})") ==
+        "GPU preset gpus/test.json: parameter 'max_active_clusters[2]' = 0 is outside its range "
+        "[1, 66] clusters");
+  CHECK(preset_error(key, R"({"1": 132})") ==
+        "GPU preset gpus/test.json: max_active_clusters[1]: cluster size must be 2..8");
+  CHECK(preset_error(key, R"({"16": 8})") ==
+        "GPU preset gpus/test.json: max_active_clusters[16]: cluster size must be 2..8");
+  CHECK(preset_error(key, R"({"two": 8})") ==
+        "GPU preset gpus/test.json: max_active_clusters[two]: cluster size must be 2..8");
+  CHECK(preset_error(key, R"({"4": 29.5})") ==
+        "GPU preset gpus/test.json: max_active_clusters[4] must be a whole number");
+  CHECK(preset_error(key, R"({"4": "30"})") ==
+        "GPU preset gpus/test.json: max_active_clusters[4] must be a whole number");
+  CHECK(preset_error(key, "[30]") ==
+        "GPU preset gpus/test.json: \"max_active_clusters\" must map cluster sizes to counts");
+  // configs/gpus/h200.json: 30 clusters of 4 (120 of 132 SMs), 66 of 2; the plan side sees them.
+  const GpuSpec h200 = gpu_preset("h200");
+  CHECK(resident_clusters(gpu_shape(h200), ClusterShape{2, 2}) == 30);
+  CHECK(resident_clusters(gpu_shape(h200), ClusterShape{2, 1}) == 66);
+  // A 64-SM partition keeps floor(30 x 64 / 132) = 14 and floor(66 x 64 / 132) = 32.
+  const GpuSpec part = gpu_with_sms(64, &h200);
+  CHECK(resident_clusters(gpu_shape(part), ClusterShape{2, 2}) == 14);
+  CHECK(resident_clusters(gpu_shape(part), ClusterShape{1, 2}) == 32);
+  // A limit never exceeds the even share; without one, the even share (8 SMs: 2 of 4).
+  GpuShape loose = gpu_shape(h200);
+  loose.sms = 8;
+  CHECK(resident_clusters(loose, ClusterShape{2, 2}) == 2);
+  CHECK(resident_clusters(GpuShape{8, 1}, ClusterShape{2, 2}) == 2);
 }
 
 TEST_CASE("a model file's \"clusters\" must name clusters the kernels launch") {

@@ -108,11 +108,13 @@ TEST_CASE("a model without parameters for a tile or cluster says so in one line"
   // Multicast clusters are costed (per-CTA traffic); a cluster the kernels lack is refused.
   CHECK(cal->config_error({128, 128, 64}, {2, 1}).empty());
   CHECK(cal->config_error({128, 128, 64}, {1, 2}).empty());
-  CHECK(!cal->config_error({128, 128, 64}, {2, 2}).empty());
+  CHECK(cal->config_error({128, 128, 64}, {2, 2}).empty());
+  CHECK(!cal->config_error({128, 128, 64}, {4, 1}).empty());
   CHECK(unit()->config_error({128, 128, 64}, {2, 1}).empty());
   const auto clusters = lw::model_clusters(*cal);
-  REQUIRE(clusters.size() == 3);
+  REQUIRE(clusters.size() == 4);
   CHECK(lw::cluster_text(clusters[1]) == "2x1");
+  CHECK(lw::cluster_text(clusters[3]) == "2x2");
 }
 
 TEST_CASE("a model file that lists its measured clusters refuses the others, and best skips them") {

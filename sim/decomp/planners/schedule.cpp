@@ -1,6 +1,7 @@
 // Parsing of schedule names and their dispatch to the planners.
 #include "sim/decomp/planners/schedule.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
@@ -124,8 +125,11 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
 }
 
 int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster) {
+  if (gpu.max_active_clusters > 0) return gpu.max_active_clusters;
   const int64_t size = cluster.m * cluster.n;
-  return gpu.max_active_clusters > 0 ? gpu.max_active_clusters : gpu.sms * gpu.ctas_per_sm / size;
+  const int64_t even = gpu.sms * gpu.ctas_per_sm / size;
+  const int64_t limit = size <= kMaxClusterCtas ? gpu.clusters_by_size[size] : 0;
+  return limit > 0 ? std::min(limit, even) : even;
 }
 
 std::vector<std::string> parse_schedule_list(const std::string& list) {

@@ -20,13 +20,14 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
                       const GpuShape& gpu, Reduction reduction);
 
 // The same for a cluster of CTAs: the schedule is planned over cluster tiles (cluster.m x cluster.n
-// CTA tiles) on the resident clusters (gpu.max_active_clusters, or gpu.sms * ctas_per_sm / cluster
-// size), and the plan records the CTA tile and the cluster (plan.hpp). 1x1 is plan_schedule above.
+// CTA tiles) on the resident clusters (resident_clusters below), and the plan records the CTA tile
+// and the cluster (plan.hpp). 1x1 is plan_schedule above.
 Planned plan_schedule(const std::string& name, const Problem& problem, const TileShape& tile,
                       const GpuShape& gpu, Reduction reduction, const ClusterShape& cluster);
 
-// Clusters of `cluster` resident at once on `gpu` (gpu.max_active_clusters, or gpu.sms *
-// ctas_per_sm / cluster size); 0 when none fits (plan_schedule refuses, best skips the cluster).
+// Clusters of `cluster` resident at once on `gpu`: gpu.max_active_clusters where a device measured
+// it, else the preset's gpu.clusters_by_size (at most an even share), else gpu.sms * ctas_per_sm /
+// cluster size; 0 when none fits (plan_schedule refuses, best skips the cluster).
 int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster);
 
 // Splits "a,b,c" and checks each name parses (without planning); throws on an unknown one.
