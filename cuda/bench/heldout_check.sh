@@ -4,17 +4,18 @@
 # every row. Shapes are split by a rule on the shape alone: small or skinny (2MNK < 12 GFLOP or
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles; the others run
 # the 64- to 256-wide tiles with every cluster and the persistent, split-K and Stream-K family.
-# Usage: cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS]   (BIN_DIR holds lastwave-bench)
+# Usage: cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR: lastwave-bench)
 set -uo pipefail
 BIN=$1
 OUT=$2
 SMS=${3:-132}
 SMALL_FLOPS=12000000000  # 2MNK below this: a small problem (~16 us at 750 TFLOP/s)
 SKINNY=64                # min(M, N) at most this: a skinny problem
+WHICH=${4:-small,large}   # the classes to run
 mkdir -p "$OUT"
 status=0
 split() {  # split CLASS: the held-out shapes of one class, as a shapes CSV
-  awk -F, -v want="$1" -v f="$SMALL_FLOPS" -v s="$SKINNY" 'NR == 1 { print; next }
+  awk -F, -v want="$1" -v f="$SMALL_FLOPS" -v s="$SKINNY" '$1 !~ /^[0-9]/ { print; next }
     { small = (2 * $1 * $2 * $3 < f || ($1 < $2 ? $1 : $2) <= s) }
     (want == "small") == small { print }' configs/shapes/traffic-heldout-chooser.csv
 }
@@ -22,14 +23,18 @@ split small >"$OUT/heldout-small-shapes.csv"
 split large >"$OUT/heldout-large-shapes.csv"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu \
   --format=csv,noheader | tee "$OUT/heldout-card.txt"
-"$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
-  --decomposition dp,splitk:2,splitk:4,splitk:8,streamk --shuffle 20261204 --sms "$SMS" \
-  --out "$OUT/heldout-small-$SMS.csv" >"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
-"$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
-  --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,256x128 \
-  --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
-  --shuffle 20261204 --sms "$SMS" --out "$OUT/heldout-large-$SMS.csv" \
-  >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
+if [[ ,$WHICH, == *,small,* ]]; then
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
+    --decomposition dp,splitk:2,splitk:4,splitk:8,streamk --shuffle 20261204 --sms "$SMS" \
+    --out "$OUT/heldout-small-$SMS.csv" >"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
+fi
+if [[ ,$WHICH, == *,large,* ]]; then
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
+    --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,256x128 \
+    --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
+    --shuffle 20261204 --sms "$SMS" --out "$OUT/heldout-large-$SMS.csv" \
+    >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
+fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader |
   tee -a "$OUT/heldout-card.txt"
 exit $status
