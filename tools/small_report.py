@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The small-problem tables of docs/PERFORMANCE.md from one lastwave-bench CSV (every config of every
-shape timed beside cuBLAS, cuda/bench/small_check.sh): per shape the fastest config that ran, against
-the shape's cuBLAS time, for the shapes whose cuBLAS time is below --max-cublas-us; once over every
-tile and once without the tiles named by --without (the tile set before they were added).
+"""The small-problem and held-out tables of docs/PERFORMANCE.md from lastwave-bench CSVs (every config
+of every shape timed beside cuBLAS, cuda/bench/small_check.sh, heldout_check.sh; several CSVs are
+merged): per shape the fastest config that ran, against the shape's cuBLAS time, for the shapes whose
+cuBLAS time is below --max-cublas-us, in the cuBLAS time bands --bands; once over every tile and once
+without the tiles named by --without (the tile set before they were added).
 With --by-m the summary has a row per M instead of per cuBLAS time band (the skinny-M table).
-Usage: tools/small_report.py RESULTS.csv[.gz] [--max-cublas-us 20] [--without T1,T2] [--worst N]
-                             [--by-m]"""
+Usage: tools/small_report.py RESULTS.csv[.gz]... [--max-cublas-us 20] [--bands 0,10,20]
+                             [--without T1,T2] [--worst N] [--by-m]"""
 import argparse
 import collections
 import csv
@@ -14,7 +15,7 @@ import math
 import sys
 
 US_PER_MS = 1000.0
-BANDS_US = [(0.0, 10.0), (10.0, 20.0)]  # cuBLAS time bands of the summary
+BANDS_US = "0,10,20"  # cuBLAS time band edges of the summary (us)
 SLOW = 0.8  # "below 0.8x cuBLAS"
 
 
@@ -22,15 +23,24 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def load(path):
-    """(m, n, k) -> rows that ran (ok = 1)."""
+def load(paths):
+    """(m, n, k) -> rows that ran (ok = 1), over every file of `paths`."""
     shapes = collections.defaultdict(list)
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", newline="") as f:
-        for r in csv.DictReader(f):
-            if r["ok"] == "1":
-                shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
+    for path in paths:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", newline="") as f:
+            for r in csv.DictReader(f):
+                if r["ok"] == "1":
+                    shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
     return shapes
+
+
+def band_edges(text):
+    """"0,10,20" -> [(0, 10), (10, 20)]; increasing edges, at least two."""
+    edges = [float(x) for x in text.split(",")]
+    if len(edges) < 2 or any(b <= a for a, b in zip(edges, edges[1:])):
+        raise ValueError(f"--bands needs two or more increasing edges, got '{text}'")
+    return list(zip(edges, edges[1:]))
 
 
 def config(r):
@@ -70,25 +80,31 @@ def summary_of(sel, label):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("csv")
+    ap.add_argument("csv", nargs="+")
     ap.add_argument("--max-cublas-us", type=float, default=20.0)
+    ap.add_argument("--bands", default=BANDS_US, help="cuBLAS time band edges, us")
     ap.add_argument("--without", default="64x32x64,64x64x64,128x64x64")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--by-m", action="store_true", help="a summary row per M")
     a = ap.parse_args()
     without = set(t for t in a.without.split(",") if t)
+    names = " ".join(a.csv)
+    try:
+        bands = band_edges(a.bands)
+    except ValueError as e:
+        sys.exit(f"small_report.py: {str(e)[:160]}")
     try:
         ps = picks(load(a.csv), a.max_cublas_us, without)
     except (OSError, KeyError, ValueError) as e:
-        sys.exit(f"small_report.py: cannot read {a.csv}: {type(e).__name__}: {str(e)[:120]}")
+        sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:
-        sys.exit(f"small_report.py: no shape of {a.csv} has cuBLAS under {a.max_cublas_us} us")
+        sys.exit(f"small_report.py: no shape of {names} has cuBLAS under {a.max_cublas_us} us")
     print(f"| {'M' if a.by_m else 'cuBLAS time'} | shapes | best without the new tiles vs cuBLAS | below 0.8x | "
           "best of every tile vs cuBLAS | below 0.8x | >= 1.0x |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for m in sorted({p[0][0] for p in ps}) if a.by_m else []:
         print(summary_of([p for p in ps if p[0][0] == m], f"M = {m}"))
-    for lo, hi in [] if a.by_m else BANDS_US:
+    for lo, hi in [] if a.by_m else bands:
         if hi <= a.max_cublas_us:
             print(summary_rows(ps, f"{lo:g}-{hi:g} us", lo, hi))
     print(summary_rows(ps, f"all < {a.max_cublas_us:g} us", 0.0, a.max_cublas_us))

@@ -9,15 +9,16 @@
 namespace lw {
 
 // Tile shapes (elements; k is the MAC-loop step). 16- and 32-row tiles serve M <= 32 (decode) and
-// run swapped (wgmma_swapped); 64-row tiles serve skinny M, the narrow 64x16, 64x32, 64x64 and
-// 128x64 spread small outputs over the SMs without splitting K; 128xN widths let the tile count fit
-// the SM count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per FLOP of
-// 128x128.
+// run swapped (wgmma_swapped); 64-row tiles serve skinny M, the narrow 64x16, 64x32, 64x64, 64x96
+// and 128x64 spread small outputs over the SMs without splitting K (64x96 and 64x192 step the tile
+// count between the powers of two, as cuBLAS's 64x96 kernels do); 128xN widths let the tile count
+// fit the SM count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per
+// FLOP of 128x128.
 inline constexpr TileShape kKernelTiles[] = {
     {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {64, 16, 64},   {64, 32, 64},
-    {64, 64, 64},   {128, 64, 64},  {64, 128, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64},
-    {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64},
-    {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {256, 128, 64},
+    {64, 64, 64},   {64, 96, 64},   {128, 64, 64},  {64, 128, 64},  {64, 192, 64},  {64, 256, 64},
+    {128, 96, 64},  {128, 112, 64}, {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64},
+    {128, 176, 64}, {128, 192, 64}, {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {256, 128, 64},
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 

@@ -288,8 +288,8 @@ TEST_CASE("a persistent grid larger than the co-resident CTAs is refused") {
 }
 
 // Under compute-sanitizer (10-100x slower) a representative subset: both mainloops, every tile
-// height, the widest, a ragged and the narrow widths (wgmma n8 / n16 / n32 consumers), the swapped
-// 16- and 32-row tiles, every cluster shape.
+// height, the widest, a ragged and the narrow widths (wgmma n8 / n16 / n32 / n48 consumers), the
+// swapped 16- and 32-row tiles, every cluster shape.
 const std::vector<Variant>& sanitize_variants() {
   static const std::vector<Variant> v = {
       {cuda::Mainloop::Mma, kTile, ClusterShape{}},
@@ -305,6 +305,7 @@ const std::vector<Variant>& sanitize_variants() {
       {cuda::Mainloop::Wgmma, TileShape{16, 64, 64}, ClusterShape{}},
       {cuda::Mainloop::Wgmma, TileShape{16, 128, 64}, ClusterShape{1, 2}},
       {cuda::Mainloop::Wgmma, TileShape{32, 64, 64}, ClusterShape{2, 1}},
+      {cuda::Mainloop::Wgmma, TileShape{64, 96, 64}, ClusterShape{}},
       {cuda::Mainloop::Wgmma, kTile, ClusterShape{2, 2}},
   };
   return v;

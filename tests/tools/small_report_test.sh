@@ -61,6 +61,26 @@ if grep -q "0-10 us" "$tmp/out"; then
   failures=$((failures + 1))
 fi
 
+# Two files merge per shape (the large shape's rows in a second file), --bands sets the bands:
+# 0-20 us holds both small shapes as above; 20-400 us 4096^3 alone: 300 / 310 = 0.968x; all:
+# geomean(0.5, 0.8, 0.968) = 0.729, geomean(1.25, 0.923, 0.968) = 1.037.
+head -n 6 "$tmp/r.csv" >"$tmp/small.csv"
+{ echo "$header"; tail -n 1 "$tmp/r.csv"; } >"$tmp/large.csv"
+python3 "$script" "$tmp/small.csv" "$tmp/large.csv" --without 64x32x64 --max-cublas-us 400 \
+  --bands 0,20,400 >"$tmp/out" 2>"$tmp/err"
+expect_line "| 0-20 us | 2 | 0.632x | 1 | 1.074x | 0 | 1 |"
+expect_line "| 20-400 us | 1 | 0.968x | 0 | 0.968x | 0 | 0 |"
+expect_line "| all < 400 us | 3 | 0.729x | 1 | 1.037x | 0 | 1 |"
+# Bands that do not increase: one line on stderr, non-zero exit.
+if python3 "$script" "$tmp/r.csv" --bands 0,20,10 >"$tmp/out" 2>"$tmp/err"; then
+  echo "FAIL: decreasing bands should exit non-zero"
+  failures=$((failures + 1))
+fi
+if [[ $(wc -l <"$tmp/err") -ne 1 ]]; then
+  echo "FAIL: expected one line on stderr for bad bands, got: $(cat "$tmp/err")"
+  failures=$((failures + 1))
+fi
+
 # No shape below the limit: one line on stderr, non-zero exit.
 if python3 "$script" "$tmp/r.csv" --max-cublas-us 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "FAIL: no small shape should exit non-zero"
