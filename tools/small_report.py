@@ -2,11 +2,12 @@
 """The small-problem and held-out tables of docs/PERFORMANCE.md from lastwave-bench CSVs (every config
 of every shape timed beside cuBLAS, cuda/bench/small_check.sh, heldout_check.sh; several CSVs are
 merged): per shape the fastest config that ran, against the shape's cuBLAS time, for the shapes whose
-cuBLAS time is below --max-cublas-us, in the cuBLAS time bands --bands; once over every tile and once
-without the tiles named by --without (the tile set before they were added).
+cuBLAS time is below --max-cublas-us, in the cuBLAS time bands --bands; once over every config and
+once without the tiles named by --without and the clusters named by --without-clusters (the set
+before they were added).
 With --by-m the summary has a row per M instead of per cuBLAS time band (the skinny-M table).
 Usage: tools/small_report.py RESULTS.csv[.gz]... [--max-cublas-us 20] [--bands 0,10,20]
-                             [--without T1,T2] [--worst N] [--by-m]"""
+                             [--without T1,T2] [--without-clusters C1] [--worst N] [--by-m]"""
 import argparse
 import collections
 import csv
@@ -51,14 +52,16 @@ def best(rows):
     return min(rows, key=lambda r: float(r["median_ms"]))
 
 
-def picks(shapes, max_us, without):
-    """Per small shape: (cuBLAS us, best row over all tiles, best row without `without`)."""
+def picks(shapes, max_us, without, without_clusters=frozenset()):
+    """Per small shape: (cuBLAS us, best row over all configs, best row without the tiles
+    `without` and the clusters `without_clusters`)."""
     out = []
     for shape, rows in sorted(shapes.items()):
         cublas_us = min(float(r["cublas_ms"]) for r in rows) * US_PER_MS
         if cublas_us >= max_us:
             continue
-        older = [r for r in rows if r["tile"] not in without]
+        older = [r for r in rows
+                 if r["tile"] not in without and r["cluster"] not in without_clusters]
         out.append((shape, cublas_us, best(rows), best(older) if older else None))
     return out
 
@@ -84,6 +87,7 @@ def main():
     ap.add_argument("--max-cublas-us", type=float, default=20.0)
     ap.add_argument("--bands", default=BANDS_US, help="cuBLAS time band edges, us")
     ap.add_argument("--without", default="64x32x64,64x64x64,128x64x64")
+    ap.add_argument("--without-clusters", default="", help="clusters left out of the 'without' column")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--by-m", action="store_true", help="a summary row per M")
     a = ap.parse_args()
@@ -94,7 +98,8 @@ def main():
     except ValueError as e:
         sys.exit(f"small_report.py: {str(e)[:160]}")
     try:
-        ps = picks(load(a.csv), a.max_cublas_us, without)
+        ps = picks(load(a.csv), a.max_cublas_us, without,
+                   frozenset(c for c in a.without_clusters.split(",") if c))
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:
@@ -105,7 +110,7 @@ def main():
     for m in sorted({p[0][0] for p in ps}) if a.by_m else []:
         print(summary_of([p for p in ps if p[0][0] == m], f"M = {m}"))
     for lo, hi in [] if a.by_m else bands:
-        if hi <= a.max_cublas_us:
+        if hi <= a.max_cublas_us and any(lo <= p[1] < hi for p in ps):  # empty bands: no row
             print(summary_rows(ps, f"{lo:g}-{hi:g} us", lo, hi))
     print(summary_rows(ps, f"all < {a.max_cublas_us:g} us", 0.0, a.max_cublas_us))
     wins = collections.Counter(config(b) for _, _, b, _ in ps)

@@ -71,6 +71,16 @@ python3 "$script" "$tmp/small.csv" "$tmp/large.csv" --without 64x32x64 --max-cub
 expect_line "| 0-20 us | 2 | 0.632x | 1 | 1.074x | 0 | 1 |"
 expect_line "| 20-400 us | 1 | 0.968x | 0 | 0.968x | 0 | 0 |"
 expect_line "| all < 400 us | 3 | 0.729x | 1 | 1.037x | 0 | 1 |"
+# --without-clusters: the 1x2 row of 1x64x64 (2 us, 2.5x) counts only in the "every config" column.
+{ cat "$tmp/r.csv"; echo "1,64,64,0.002,0.005,1,64x128x64,1x2,dp"; } >"$tmp/c.csv"
+python3 "$script" "$tmp/c.csv" --without "" --without-clusters 1x2 >"$tmp/out" 2>"$tmp/err"
+expect_line "| 0-10 us | 1 | 1.250x | 0 | 2.500x | 0 | 1 |"
+# A band without shapes prints no row.
+python3 "$script" "$tmp/r.csv" --max-cublas-us 400 --bands 0,20,30,400 >"$tmp/out" 2>"$tmp/err"
+if grep -q "20-30 us" "$tmp/out"; then
+  echo "FAIL: an empty band has a row"
+  failures=$((failures + 1))
+fi
 # Bands that do not increase: one line on stderr, non-zero exit.
 if python3 "$script" "$tmp/r.csv" --bands 0,20,10 >"$tmp/out" 2>"$tmp/err"; then
   echo "FAIL: decreasing bands should exit non-zero"
