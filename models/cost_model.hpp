@@ -1,7 +1,9 @@
 // CostModel: what each action of a simulated CTA costs. The simulator asks per segment/action and
 // passes how many SMs are busy at that moment, so bandwidth-sharing models can plug in.
 #pragma once
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -101,6 +103,24 @@ class CostModel {
   // and column (every load term is nondecreasing): `best` then skips a candidate whose least
   // possible total work already exceeds the best makespan found (exact, see sim/predict/best.hpp).
   virtual bool costs_grow_with_load() const { return false; }
+  // A lower bound on iter_time(p, c) over every context c with `busy_sms` SMs busy (any working
+  // set, panel gaps), before the simulator's stretches (which only lengthen a loop): `best` skips
+  // a candidate whose least possible makespan exceeds the best found. A model that answers > 0
+  // promises that it is nondecreasing in busy_sms and busy_sms / least_iter_time is too (more
+  // busy SMs never lower the chip's iteration throughput). 0: no bound.
+  virtual double least_iter_time(const Plan& p, int64_t busy_sms) const {
+    (void)p;
+    (void)busy_sms;
+    return 0.0;
+  }
+  // False when the parameter `name` (of the model's parameter list) cannot change any cost of a
+  // plan of `problem` (a term that applies to other problems only): predict's check of parameters
+  // a calibration left undetermined does not simulate such rows again. Default: true.
+  virtual bool param_reaches(const std::string& name, const Problem& problem) const {
+    (void)name;
+    (void)problem;
+    return true;
+  }
   // The tile the parameters were fitted for (a model file's "tile"); models that scale their
   // costs to other tiles scale from it. Default: kDefaultTile.
   virtual void set_fitted_tile(const TileShape&) {}
@@ -119,6 +139,10 @@ class CostModel {
   }
   const ResidualTrees* residual_trees() const { return residual_.get(); }
   double makespan_factor(const Plan& p, int64_t sms) const;
+  // makespan_factor of plans[0..n) on `sms` SMs, written to factors[0..n): the same values, to
+  // the bit, computed together (the plans of one shape, tile and cluster share most of the trees'
+  // walk).
+  void makespan_factors(const Plan* plans, size_t n, int64_t sms, double* factors) const;
 
   // Tells this model from every other one built in the process (a copy shares it: the same
   // answers), so that a cache across runs (the simulator's sm_spread answers) serves one model
@@ -150,6 +174,22 @@ inline double ideal_makespan(const CostModel& model, const Plan& p, int64_t sms)
 inline double CostModel::makespan_factor(const Plan& p, int64_t sms) const {
   if (!residual_) return 1.0;
   return residual_->factor(p, sms, residual_->uses_ideal() ? ideal_makespan(*this, p, sms) : 0.0);
+}
+
+inline void CostModel::makespan_factors(const Plan* plans, size_t n, int64_t sms,
+                                        double* factors) const {
+  if (!residual_) {
+    std::fill(factors, factors + n, 1.0);
+    return;
+  }
+  thread_local std::vector<ResidualFeatures> xs;
+  xs.clear();
+  for (size_t i = 0; i < n; ++i) {
+    xs.push_back(residual_features(
+        plans[i], sms, residual_->uses_ideal() ? ideal_makespan(*this, plans[i], sms) : 0.0));
+  }
+  residual_->remember_log_factors(xs.data(), xs.size(), factors);
+  for (size_t i = 0; i < n; ++i) factors[i] = std::exp(factors[i]);  // as ResidualTrees::factor
 }
 
 }  // namespace lw

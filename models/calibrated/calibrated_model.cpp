@@ -180,6 +180,27 @@ class CalibratedModel final : public CostModel {
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (g.vector_loads ? 0.0 : unaligned_);
   }
+  // iter_time at `busy_sms` with no DRAM time (below the working-set and the gap rule's share
+  // alike); combine_pipes is nondecreasing in each pipe and the other terms do not depend on the
+  // context. The L2 and out-of-bounds pipes grow as busy_sms, the rest not at all, so
+  // busy_sms / least_iter_time = 1 / ((constant / busy^4 + l2^4 + oob^4)^(1/4) + fixed / busy)
+  // grows with busy_sms.
+  double least_iter_time(const Plan& p, int64_t busy_sms) const override {
+    const KtileGeometry& g = ktile_geometry(p);
+    const double busy = static_cast<double>(std::max<int64_t>(1, busy_sms));
+    const double mma = g.flops / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
+    const double l2 = busy * l2_requests(g) / l2_lines_per_us_;
+    const double oob = busy * g.oob_rows / oob_rows_per_us_;
+    const double smem = g.smem_bytes / (smem_gb_per_s_ * kBytesPerGb) * kUsPerS;
+    const double latency = load_latency_ / g.stages;
+    const double cluster = g.clustered ? cluster_ktile_ : 0.0;
+    return combine_pipes(mma, l2, 0.0, oob, smem, latency) + ktile_fixed_ + cluster +
+           (g.vector_loads ? 0.0 : unaligned_);
+  }
+  // iter_unaligned_us is read only by problems without vector loads (iter_time).
+  bool param_reaches(const std::string& name, const Problem& problem) const override {
+    return name != "iter_unaligned_us" || !traffic::vector_loads(problem);
+  }
   // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] at the whole chip's
   // full load, assigned in a fixed low-discrepancy order (the golden-ratio Weyl sequence), so any
   // run of consecutive SMs holds slow and fast ones alike. Few classes keep a wave's loop ends on

@@ -1,6 +1,7 @@
 // Residual trees: the plan's features, the flat-array trees' checks, evaluation and JSON form.
 #include "models/residual/residual_trees.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -132,7 +133,9 @@ void ResidualTrees::flatten() {
   nodes_.clear();
   values_.clear();
   roots_.clear();
+  all_trees_.clear();
   for (const auto& t : trees_) {
+    all_trees_.push_back(static_cast<uint32_t>(roots_.size()));
     const auto root = static_cast<uint32_t>(nodes_.size());
     roots_.push_back(root);
     for (size_t i = 0; i < t.feature.size(); ++i) {
@@ -143,6 +146,15 @@ void ResidualTrees::flatten() {
                              inner ? root + static_cast<uint32_t>(t.right[i]) : 0}});
       values_.push_back(t.value[i]);
     }
+  }
+  turns_.clear();
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const Node& n = nodes_[i];
+    const auto self = static_cast<uint32_t>(i);
+    turns_.push_back(
+        n.feature < 0
+            ? Turn{0, 0.0f, {self, self}}
+            : Turn{static_cast<uint32_t>(n.feature), n.threshold, {n.child[0], n.child[1]}});
   }
 }
 
@@ -200,45 +212,101 @@ double ResidualTrees::log_factor(const ResidualFeatures& x) const {
   return sum;
 }
 
-// Writes every tree's leaf value for `x` to leaf[tree]. kWalkLanes lanes each walk a tree; a lane
-// that reaches a leaf takes the next tree, until none is left; the lanes then finish one by one.
-// A turn is a load from the node's two children (no branch); only a walk's end is one.
-void ResidualTrees::walk_leaves(const ResidualFeatures& x, double* leaf) const {
-  constexpr uint32_t kFinished = UINT32_MAX;
-  const auto trees = static_cast<uint32_t>(roots_.size());
-  std::array<uint32_t, kWalkLanes> at{}, tree{};
-  tree.fill(kFinished);
-  uint32_t next = 0, lanes = 0;
-  for (; lanes < kWalkLanes && next < trees; ++lanes, ++next) {
-    tree[lanes] = next;
-    at[lanes] = roots_[next];
-  }
+// kWalkLanes lanes each walk a tree; a lane whose tree stops takes the next tree, until none is
+// left; the lanes then finish one by one. A turn is a load from the node's two children (no
+// branch); only a walk's end is one.
+template <bool kPartial>
+void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, size_t count,
+                         const uint32_t* from, uint32_t* to) const {
   const Node* nodes = nodes_.data();
+  const auto turns = [](const Node& n) {
+    if constexpr (kPartial) {
+      return n.feature >= 0 && ((kDecompositionFeatures >> n.feature) & 1u) == 0;
+    } else {
+      return n.feature >= 0;
+    }
+  };
+  constexpr size_t kFinished = SIZE_MAX;
+  std::array<uint32_t, kWalkLanes> at{};
+  std::array<size_t, kWalkLanes> tree{};
+  tree.fill(kFinished);
+  size_t next = 0, lanes = 0;
+  for (; lanes < kWalkLanes && next < count; ++lanes, ++next) {
+    tree[lanes] = tree_ids[next];
+    at[lanes] = from[tree_ids[next]];
+  }
   while (lanes == kWalkLanes) {
     for (size_t lane = 0; lane < kWalkLanes; ++lane) {
       const Node& n = nodes[at[lane]];
-      if (n.feature >= 0) {
+      if (turns(n)) {
         at[lane] = n.child[!(x[static_cast<size_t>(n.feature)] < n.threshold)];
         continue;
       }
-      leaf[tree[lane]] = values_[at[lane]];
-      if (next == trees) {
+      to[tree[lane]] = at[lane];
+      if (next == count) {
         tree[lane] = kFinished;
         --lanes;
         continue;
       }
-      tree[lane] = next;
-      at[lane] = roots_[next++];
+      tree[lane] = tree_ids[next];
+      at[lane] = from[tree_ids[next++]];
     }
   }
   for (size_t lane = 0; lane < kWalkLanes; ++lane) {
     if (tree[lane] == kFinished) continue;
-    const Node* n = &nodes[at[lane]];
-    while (n->feature >= 0) {
-      n = &nodes[n->child[!(x[static_cast<size_t>(n->feature)] < n->threshold)]];
+    uint32_t i = at[lane];
+    while (turns(nodes[i])) {
+      const Node& n = nodes[i];
+      i = n.child[!(x[static_cast<size_t>(n.feature)] < n.threshold)];
     }
-    leaf[tree[lane]] = values_[static_cast<size_t>(n - nodes)];
+    to[tree[lane]] = i;
   }
+}
+
+// Writes every tree's leaf value for `x` to leaf[tree].
+void ResidualTrees::walk_leaves(const ResidualFeatures& x, double* leaf) const {
+  thread_local std::vector<uint32_t> at;
+  at.resize(roots_.size());
+  walk<false>(x, all_trees_.data(), all_trees_.size(), roots_.data(), at.data());
+  for (size_t t = 0; t < at.size(); ++t) leaf[t] = values_[at[t]];
+}
+
+// The walks of the decompositions of one config (tile, cluster) of one shape on one SM count go
+// the same way until a tree reads a decomposition feature: best and predict cost several such
+// plans in a row, so that part of the walk is kept per thread and shared.
+const ResidualTrees::PartialWalk& ResidualTrees::partial_walk(const ResidualFeatures& x) const {
+  ResidualFeatures key = x;
+  for (size_t i = 0; i < key.size(); ++i) {
+    if ((kDecompositionFeatures >> i) & 1u) key[i] = 0.0f;
+  }
+  constexpr size_t kKept = 4;
+  thread_local std::array<PartialWalk, kKept> kept;
+  thread_local size_t next = 0;
+  for (const PartialWalk& w : kept) {
+    if (w.trees == id_ && std::memcmp(w.x.data(), key.data(), sizeof(float) * key.size()) == 0) {
+      return w;
+    }
+  }
+  PartialWalk& w = kept[next];
+  next = (next + 1) % kKept;
+  w.trees = id_;
+  w.x = key;
+  w.stop.resize(roots_.size());
+  walk<true>(key, all_trees_.data(), all_trees_.size(), roots_.data(), w.stop.data());
+  w.open.clear();
+  for (uint32_t t = 0; t < w.stop.size(); ++t) {
+    if (nodes_[w.stop[t]].feature >= 0) w.open.push_back(t);
+  }
+  return w;
+}
+
+double ResidualTrees::log_factor_from(const PartialWalk& w, const ResidualFeatures& x) const {
+  thread_local std::vector<uint32_t> at;
+  at = w.stop;
+  walk<false>(x, w.open.data(), w.open.size(), w.stop.data(), at.data());
+  double sum = base_;
+  for (const uint32_t i : at) sum += values_[i];  // in tree order, as log_factor adds them
+  return sum;
 }
 
 double ResidualTrees::factor(const Plan& p, int64_t sms, double ideal) const {
@@ -250,28 +318,123 @@ uint64_t ResidualTrees::next_id() {
   return ++ids;
 }
 
+namespace {
+
+// The per-thread answers of cached_log_factor and log_factors: keyed by the features' bits and the
+// trees' id, so an answer is only ever reused for the same trees and the same input.
+struct Answer {
+  uint64_t trees = 0;  // id of the trees (0: none)
+  ResidualFeatures x{};
+  double log_factor = 0;
+};
+constexpr size_t kAnswers = 16;  // more than a config's decompositions (best_decompositions())
+struct Answers {
+  std::array<Answer, kAnswers> kept;
+  size_t next = 0;
+  const Answer* find(uint64_t trees, const ResidualFeatures& x) const {
+    for (const Answer& a : kept) {
+      if (a.trees == trees && std::memcmp(a.x.data(), x.data(), sizeof(float) * x.size()) == 0) {
+        return &a;
+      }
+    }
+    return nullptr;
+  }
+  void add(uint64_t trees, const ResidualFeatures& x, double log_factor) {
+    kept[next] = Answer{trees, x, log_factor};
+    next = (next + 1) % kAnswers;
+  }
+};
+thread_local Answers answers;
+
+}  // namespace
+
 // log_factor, remembered per thread for the last few feature vectors: a sweep often simulates one
 // plan again (two-tile is Stream-K below two waves, cutlass often picks dp), and the walk over
-// every tree is the dearest part of a small plan's run. Keyed by the features' bits and the trees'
-// id, so an answer is only ever reused for the same trees and the same input.
+// every tree is the dearest part of a small plan's run.
 double ResidualTrees::cached_log_factor(const ResidualFeatures& x) const {
-  struct Answer {
-    uint64_t trees = 0;  // id_ of the trees (0: none)
-    ResidualFeatures x{};
-    double log_factor = 0;
+  if (const Answer* a = answers.find(id_, x)) return a->log_factor;
+  const double answer = log_factor_from(partial_walk(x), x);
+  answers.add(id_, x, answer);
+  return answer;
+}
+
+void ResidualTrees::remember_log_factors(const ResidualFeatures* xs, size_t n,
+                                         double* log_factors) const {
+  thread_local std::vector<const ResidualFeatures*> todo;
+  thread_local std::vector<uint32_t> at;  // todo-major: todo.size() x trees
+  todo.clear();
+  const auto same = [](const ResidualFeatures& a, const ResidualFeatures& b) {
+    return std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0;
   };
-  constexpr size_t kAnswers = 4;
-  thread_local std::array<Answer, kAnswers> answers;
-  thread_local size_t next = 0;
-  for (const Answer& a : answers) {
-    if (a.trees == id_ && std::memcmp(a.x.data(), x.data(), sizeof(float) * x.size()) == 0) {
-      return a.log_factor;
+  for (size_t i = 0; i < n; ++i) {  // each vector once (plans of two decompositions may be one)
+    if (answers.find(id_, xs[i]) != nullptr) continue;
+    if (std::none_of(todo.begin(), todo.end(), [&](const auto* y) { return same(*y, xs[i]); })) {
+      todo.push_back(&xs[i]);
     }
   }
-  Answer& slot = answers[next];
-  next = (next + 1) % kAnswers;
-  slot = Answer{id_, x, log_factor(x)};
-  return slot.log_factor;
+  if (!todo.empty()) {
+    // The partial walk of the first; the others share it when they differ from it only in the
+    // decomposition features (else they are walked on their own).
+    const PartialWalk& w = partial_walk(*todo[0]);
+    const auto shares = [&](const ResidualFeatures& x) {
+      for (size_t f = 0; f < x.size(); ++f) {
+        if (((kDecompositionFeatures >> f) & 1u) == 0 && std::memcmp(&x[f], &w.x[f], 4) != 0) {
+          return false;
+        }
+      }
+      return true;
+    };
+    const size_t trees = roots_.size();
+    size_t shared = 0;
+    for (size_t i = 0; i < todo.size(); ++i) {
+      if (shares(*todo[i])) std::swap(todo[i], todo[shared++]);
+    }
+    // Tree by tree, every shared vector's walk from the tree's stop, kLanes at a time in step: a
+    // tree's nodes are loaded once for them all, and a turn is no branch (a walk at its leaf
+    // stays there) until no lane moves.
+    constexpr size_t kLanes = 16;
+    thread_local std::vector<ResidualFeatures> x;
+    x.clear();
+    for (size_t i = 0; i < shared; ++i) x.push_back(*todo[i]);
+    at.resize(shared * trees);
+    for (size_t i = 0; i < shared; ++i) {
+      std::memcpy(&at[i * trees], w.stop.data(), sizeof(uint32_t) * trees);
+    }
+    const Turn* turns = turns_.data();
+    for (size_t first = 0; first < shared; first += kLanes) {
+      const size_t lanes = std::min(kLanes, shared - first);
+      const ResidualFeatures* lane_x = &x[first];
+      for (const uint32_t t : w.open) {
+        std::array<uint32_t, kLanes> k;
+        k.fill(w.stop[t]);
+        bool inner = true;
+        while (inner) {
+          inner = false;
+          for (size_t i = 0; i < lanes; ++i) {
+            const Turn& n = turns[k[i]];
+            const uint32_t next = n.child[!(lane_x[i][n.feature] < n.threshold)];
+            inner |= next != k[i];
+            k[i] = next;
+          }
+        }
+        for (size_t i = 0; i < lanes; ++i) at[(first + i) * trees + t] = k[i];
+      }
+    }
+    for (size_t i = 0; i < todo.size(); ++i) {
+      double sum = base_;
+      if (i < shared) {
+        for (size_t t = 0; t < trees; ++t) sum += values_[at[i * trees + t]];  // in tree order
+      } else {
+        sum = log_factor_from(partial_walk(*todo[i]), *todo[i]);
+      }
+      answers.add(id_, *todo[i], sum);
+    }
+  }
+  if (log_factors == nullptr) return;
+  for (size_t i = 0; i < n; ++i) {
+    const Answer* a = answers.find(id_, xs[i]);
+    log_factors[i] = a != nullptr ? a->log_factor : cached_log_factor(xs[i]);
+  }
 }
 
 size_t ResidualTrees::nodes() const {

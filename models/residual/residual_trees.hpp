@@ -49,6 +49,12 @@ class ResidualTrees {
   // The factor the simulated makespan of plan `p` on `sms` SMs is multiplied by (`ideal`: as for
   // residual_features; read only when uses_ideal()).
   double factor(const Plan& p, int64_t sms, double ideal) const;
+  // log_factor of xs[0..n) (bit for bit), written to log_factors (unless null) and remembered in
+  // this thread's answers, so that factor() of those plans finds them: vectors that differ in the
+  // decomposition features only (one shape, tile, cluster and SM count) are walked tree by tree,
+  // each tree's nodes loaded once for them all. At most 16 answers are kept.
+  void remember_log_factors(const ResidualFeatures* xs, size_t n,
+                            double* log_factors = nullptr) const;
   // Whether the trees were fitted on the ideal-makespan features (else any `ideal` will do).
   bool uses_ideal() const { return features_ > kPlanResidualFeatures; }
   size_t size() const { return trees_.size(); }
@@ -62,10 +68,31 @@ class ResidualTrees {
     float threshold;    // go to child[0] when x[feature] < threshold, else to child[1]
     uint32_t child[2];  // indices into nodes_
   };
-  // Trees walked at once by walk_leaves: independent walks overlap their node loads, where one
-  // walk at a time waits on each node and on each (unpredictable) turn.
+  // Trees walked at once: independent walks overlap their node loads, where one walk at a time
+  // waits on each node and on each (unpredictable) turn.
   static constexpr size_t kWalkLanes = 8;
+  // The features that tell the decompositions of one shape, tile, cluster and SM count apart
+  // (grid_ctas and the split fields): a walk over the others alone is shared by those plans.
+  static constexpr uint32_t kDecompositionFeatures =
+      (1u << 11) | (1u << 14) | (1u << 15) | (1u << 16) | (1u << 17) | (1u << 18) | (1u << 19);
+  // Where every tree's walk stands after the turns on the other features (for features `x`):
+  // stop[tree] is a leaf, or the first node that reads a decomposition feature; `open` lists the
+  // trees of the second kind, in tree order.
+  struct PartialWalk {
+    uint64_t trees = 0;    // id_ of the trees (0: none)
+    ResidualFeatures x{};  // the features it was walked for, decomposition features 0
+    std::vector<uint32_t> stop, open;
+  };
+  // Walks trees tree_ids[0..count) from from[tree] on, turning at every inner node (kPartial:
+  // at every node that reads no decomposition feature), and writes where each stops to to[tree].
+  template <bool kPartial>
+  void walk(const ResidualFeatures& x, const uint32_t* tree_ids, size_t count, const uint32_t* from,
+            uint32_t* to) const;
   void walk_leaves(const ResidualFeatures& x, double* leaf) const;
+  // The partial walk for `x`, from a per-thread cache of the last few.
+  const PartialWalk& partial_walk(const ResidualFeatures& x) const;
+  // log_factor(x) finished from the partial walk: the same leaves, added in the same order.
+  double log_factor_from(const PartialWalk& w, const ResidualFeatures& x) const;
   void flatten();
   double cached_log_factor(const ResidualFeatures& x) const;
   static uint64_t next_id();
@@ -79,6 +106,15 @@ class ResidualTrees {
   std::vector<Node> nodes_;
   std::vector<double> values_;  // per node of nodes_: a leaf's value
   std::vector<uint32_t> roots_;
+  std::vector<uint32_t> all_trees_;  // 0, 1, ..., size() - 1
+  // nodes_ for walks in step (remember_log_factors): a leaf turns to itself (feature 0), so a walk
+  // that reached its leaf may take more turns without a branch.
+  struct Turn {
+    uint32_t feature;
+    float threshold;
+    uint32_t child[2];
+  };
+  std::vector<Turn> turns_;
 };
 
 }  // namespace lw

@@ -52,6 +52,23 @@ void for_each_shape(size_t count, const std::function<void(size_t, Simulator&)>&
   }
 }
 
+// predict_all's rows for the (shape, schedule) pairs `need` marks (shape-major); the others left
+// default.
+std::vector<PredictRow> predict_some(const std::vector<Problem>& shapes,
+                                     const std::vector<std::string>& schedules,
+                                     const PredictSetup& setup, const std::vector<bool>& need) {
+  std::vector<PredictRow> rows(shapes.size() * schedules.size());
+  for_each_shape(shapes.size(),
+                 [&](size_t i, Simulator& sim) {
+                   for (size_t j = 0; j < schedules.size(); ++j) {
+                     const size_t k = i * schedules.size() + j;
+                     if (need[k]) rows[k] = predict(shapes[i], schedules[j], setup, sim);
+                   }
+                 },
+                 {});
+  return rows;
+}
+
 // A case an undetermined parameter moves by more than this share is refused.
 constexpr double kRelevantChange = 0.01;
 // The undetermined parameter is halved and doubled to see whether a case depends on it.
@@ -59,8 +76,10 @@ constexpr double kProbeFactors[] = {0.5, 2.0};
 
 // Marks refused (PredictRow::refused) every row that a parameter the model file lists as not
 // determined by its calibration moves by more than kRelevantChange; the other rows stand.
-// `rerun` gives the same rows under another setup (the model with one parameter probed).
-using Rerun = std::function<std::vector<PredictRow>(const PredictSetup&)>;
+// `rerun` gives the rows `need` marks under another setup (the model with one parameter probed);
+// the others it may leave default.
+using Rerun =
+    std::function<std::vector<PredictRow>(const PredictSetup&, const std::vector<bool>& need)>;
 void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows,
                          const Rerun& rerun) {
   const ModelSource& source = p.request.model;
@@ -75,8 +94,19 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
       const auto model = make_model_from_file(f, probe, p.request.gpu);
       PredictSetup s = p.setup;
       s.model = model.get();
-      const auto moved = rerun(s);
+      // Only rows that could still be refused and that the parameter reaches are simulated again
+      // (a row it cannot reach would not move at all).
+      std::vector<bool> need(rows.size());
+      bool any = false;
       for (size_t i = 0; i < rows.size(); ++i) {
+        need[i] = !rows[i].deadlock && rows[i].refused.empty() &&
+                  model->param_reaches(param, rows[i].problem);
+        any = any || need[i];
+      }
+      if (!any) continue;
+      const auto moved = rerun(s, need);
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (!need[i]) continue;
         const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
         if (!rows[i].deadlock && rows[i].refused.empty() && !(change <= kRelevantChange)) {
           const Problem& pr = rows[i].problem;
@@ -117,14 +147,14 @@ std::vector<std::vector<PredictRow>> rank_all(const std::vector<Problem>& shapes
 }
 
 // The ranked rows' own configs simulated again under `setup` (refuse_undetermined's rerun); a row
-// with no rank (every candidate deadlocked) stays as it is.
+// with no rank (every candidate deadlocked) or not marked in `need` stays as it is.
 std::vector<PredictRow> rerun_configs(const std::vector<PredictRow>& rows,
-                                      const PredictSetup& setup) {
+                                      const PredictSetup& setup, const std::vector<bool>& need) {
   std::vector<PredictRow> out(rows.size());
   for_each_shape(rows.size(),
                  [&](size_t i, Simulator& sim) {
                    const PredictRow& r = rows[i];
-                   out[i] = r.rank > 0
+                   out[i] = r.rank > 0 && need[i]
                                 ? predict_config(r.problem, r.choice, r.tile, r.cluster, setup, sim)
                                 : r;
                  },
@@ -300,11 +330,14 @@ PredictOutcome run_predict(const PreparedPredict& p, const ShapeDone& done) {
   PredictOutcome out;
   if (const ModelFile* file = r.model.file.get()) {
     refuse_other_gpu(p, rows);
-    refuse_undetermined(p, rows,
-                        [&](const PredictSetup& s) { return predict_all(r.shapes, simulated, s); });
+    refuse_undetermined(p, rows, [&](const PredictSetup& s, const std::vector<bool>& need) {
+      return predict_some(r.shapes, simulated, s, need);
+    });
     std::vector<PredictRow> listed = flatten(ranked);
     refuse_other_gpu(p, listed);
-    refuse_undetermined(p, listed, [&](const PredictSetup& s) { return rerun_configs(listed, s); });
+    refuse_undetermined(p, listed, [&](const PredictSetup& s, const std::vector<bool>& need) {
+      return rerun_configs(listed, s, need);
+    });
     unflatten(listed, ranked);
     out.extrapolation =
         outside_calibration(*file, r.model.name, r.gpu, r.shapes, p.setup.tile, r.schedules);

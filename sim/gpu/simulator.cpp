@@ -53,7 +53,9 @@ void Simulator::set_active(int64_t sm, int delta) {
 const SimResult& Simulator::run(const Plan& plan, const CostModel& model,
                                 const SimOptions& options) {
   // A learned makespan correction scales the result, so the cut-off applies to the scaled time.
-  const double factor = model.makespan_factor(plan, simulated_sms(options));
+  const double factor = options.makespan_factor > 0
+                            ? options.makespan_factor
+                            : model.makespan_factor(plan, simulated_sms(options));
   if (!(std::isfinite(factor) && factor > 0)) {
     throw std::runtime_error("the cost model's makespan factor is " + std::to_string(factor) +
                              ", not a positive finite number");

@@ -28,6 +28,9 @@ struct SimOptions {
   // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
   // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
   int64_t cluster_size = 1;
+  // > 0: CostModel::makespan_factor of the plan, asked already (`best` asks a config's plans
+  // together); 0: the run asks the model.
+  double makespan_factor = 0;
   bool sm_stats = true;  // fill SimResult::sm_stats (a search that needs only makespans skips it)
 };
 

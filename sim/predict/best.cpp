@@ -2,6 +2,7 @@
 #include "sim/predict/best.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -49,8 +50,8 @@ bool same_config(const Plan& a, const Plan& b) {
 
 // A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's
 // split segments at one busy SM, one partial store or add per non-owner split and the epilogue,
-// spread evenly over all CTA slots, after the launch, times the model's makespan factor (the
-// simulator scales the makespan by it). 0 for other plans (not needed: split-K candidates hold
+// spread evenly over all CTA slots, after the launch, in simulated time (before the makespan
+// factor). 0 for other plans (not needed: split-K candidates hold
 // most of a large shape's events).
 double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
   if (!model.costs_grow_with_load() || p.split_mode != SplitMode::FixedSplit ||
@@ -69,11 +70,51 @@ double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptio
   const double fixup =
       std::min(model.partial_store(p, seg, least), model.partial_accumulate(p, seg, least));
   per_tile += static_cast<double>(p.splits - 1) * fixup + model.epilogue(p, seg, least);
-  const double least_time =
-      model.launch_overhead(p) +
-      static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
-  return least_time * model.makespan_factor(p, simulated_sms(opt));
+  return model.launch_overhead(p) +
+         static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
 }
+
+// The least simulated time (before the makespan factor) plan `p` can take under a model whose
+// costs grow with load (0 under others), the most of three bounds, each after the launch:
+// - the CTA slots share the work: every MAC iteration at least_iter_time at one busy SM, every
+//   action (epilogue, partial store or add) at one busy SM, every CTA's prologue;
+// - CTA 0 runs its own segments one after another (after its prologue), as cheap as that;
+// - under a shared MAC rate (CostModel::shares_mac_rate: a loop runs at the iteration time of the
+//   SMs busy at each instant), the chip's iteration throughput is at most that of all SMs busy
+//   (least_iter_time's promise), so every iteration takes least_iter_time at all SMs / slots;
+// and at least split_k_lower_bound. Flag waits and partial loads count as free.
+double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  if (!model.costs_grow_with_load()) return 0;
+  const int64_t all_sms = opt.sms * opt.cluster_size;
+  const double iter = model.least_iter_time(p, 1);
+  const CostContext least{all_sms, 1, 1, 1};
+  Segment seg;
+  const double epilogue = model.epilogue(p, seg, least);
+  const double store = model.partial_store(p, seg, least);
+  const double accumulate = model.partial_accumulate(p, seg, least);
+  const double prologue = model.cta_prologue(p);
+  const double iters = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles);
+  const double work = iters * iter + static_cast<double>(p.tiles) * epilogue +
+                      static_cast<double>(p.grid) * prologue;
+  double chain = prologue;  // CTA 0
+  CtaWalk w;
+  walk_begin(p, 0, w);
+  while (walk_next(p, w, seg)) {
+    const double action = seg.role == Role::Whole || seg.role == Role::Final ? epilogue
+                          : seg.role == Role::StorePartial                   ? store
+                                                                             : accumulate;
+    chain += static_cast<double>(segment_iters(seg)) * iter + action;
+  }
+  const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
+  const double throughput =
+      model.shares_mac_rate() ? iters * model.least_iter_time(p, all_sms) / slots : 0.0;
+  return std::max(model.launch_overhead(p) + std::max({work / slots, chain, throughput}),
+                  split_k_lower_bound(p, model, opt));
+}
+
+// The simulator sums other terms than the bounds above: a bound is lowered by this share before it
+// is compared, so that rounding never makes it pass a makespan it bounds.
+constexpr double kRoundingMargin = 1.0 - 1e-9;
 
 // A plan already simulated in this search: it cannot win if it was cut off or deadlocked.
 struct Simulated {
@@ -215,36 +256,121 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
                                   Simulator& sim) {
   if (count < 1) throw std::invalid_argument("best: asked for no candidates");
   const std::vector<Candidate> order = search_order(problem, gpu, model, tiles, clusters);
+  const std::vector<std::string>& names = best_decompositions();
+  // Every candidate planned, its makespan factor asked (a config's plans together), and a lower
+  // bound on its makespan; a candidate that plans the same as an earlier decomposition of its
+  // config is that one's twin (the same makespan, listed under the earlier name).
+  struct Bounded {
+    const Candidate* candidate;
+    Plan plan;
+    double factor;  // CostModel::makespan_factor
+    double bound;   // least_time x makespan factor, less the rounding margin
+    size_t twin;    // index into `all` of the first candidate of the config with this plan
+    bool can_win = false;
+    double makespan = 0;
+  };
+  std::vector<Bounded> all;
+  all.reserve(order.size());
+  std::vector<Plan> config_plans;
+  std::vector<double> factors;
+  for (size_t first = 0; first < order.size();) {  // a config's candidates are adjacent in order
+    size_t end = first;
+    while (end < order.size() && order[end].tile == order[first].tile &&
+           order[end].cluster == order[first].cluster) {
+      ++end;
+    }
+    const SimOptions opt = sim_options_for(gpu, clusters[order[first].cluster]);
+    config_plans.clear();
+    for (size_t i = first; i < end; ++i) {
+      const Candidate& c = order[i];
+      config_plans.push_back(plan_schedule(names[c.decomposition], problem, tiles[c.tile], gpu,
+                                           reduction, clusters[c.cluster])
+                                 .plan);
+    }
+    factors.resize(config_plans.size());
+    model.makespan_factors(config_plans.data(), config_plans.size(), simulated_sms(opt),
+                           factors.data());
+    for (size_t i = first; i < end; ++i) {
+      const Plan& plan = config_plans[i - first];
+      size_t twin = all.size();
+      for (size_t j = all.size() - (i - first); j < all.size(); ++j) {
+        if (same_plan(all[j].plan, plan) && all[j].candidate->index < order[i].index) {
+          twin = all[j].twin;
+          break;
+        }
+      }
+      const double factor = factors[i - first];
+      all.push_back(Bounded{&order[i], plan, factor,
+                            least_time(plan, model, opt) * factor * kRoundingMargin, twin});
+    }
+    first = end;
+  }
+  // Least bound first (ties: the try-first order): the likely winners are simulated first, and
+  // once a bound passes the ranking's cut-off every later one does.
+  std::vector<size_t> by_bound(all.size());
+  for (size_t i = 0; i < all.size(); ++i) by_bound[i] = i;
+  std::sort(by_bound.begin(), by_bound.end(), [&](size_t a, size_t b) {
+    if (all[a].bound != all[b].bound) return all[a].bound < all[b].bound;
+    return *all[a].candidate < *all[b].candidate;
+  });
   Ranking ranking(count);
   int64_t simulated = 0;
-  std::vector<Simulated> seen;  // plans of the current config (a config's candidates are adjacent)
+  for (const size_t i : by_bound) {
+    Bounded& b = all[i];
+    if (b.bound > ranking.cutoff()) break;  // neither this nor a later one can enter (nor tie)
+    const Candidate& c = *b.candidate;
+    if (b.twin != i) {  // its twin (the same bound, an earlier index) came first
+      b.can_win = all[b.twin].can_win;
+      b.makespan = all[b.twin].makespan;
+    } else {
+      SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+      opt.cutoff = ranking.cutoff();
+      opt.sm_stats = false;
+      opt.makespan_factor = b.factor;
+      const SimResult& r = sim.run(b.plan, model, opt);
+      ++simulated;
+      b.can_win = !r.deadlock && !r.cut_off;
+      b.makespan = r.makespan;
+    }
+    if (!b.can_win) continue;
+    ranking.offer(
+        BestChoice{tiles[c.tile], clusters[c.cluster], names[c.decomposition], b.makespan, true, 0},
+        c.index, b.plan);
+  }
+  std::vector<BestChoice> out = ranking.choices(simulated);
+  if (out.empty()) {  // every candidate deadlocks (or none could run)
+    BestChoice none;
+    none.simulated = simulated;
+    out.push_back(none);
+  }
+  return out;
+}
+
+std::vector<BestChoice> rank_best_exhaustive(const Problem& problem, const GpuShape& gpu,
+                                             Reduction reduction, const CostModel& model,
+                                             const std::vector<TileShape>& tiles,
+                                             const std::vector<ClusterShape>& clusters,
+                                             size_t count, Simulator& sim) {
+  if (count < 1) throw std::invalid_argument("best: asked for no candidates");
+  std::vector<Candidate> order = search_order(problem, gpu, model, tiles, clusters);
+  std::sort(order.begin(), order.end(),
+            [](const Candidate& a, const Candidate& b) { return a.index < b.index; });
+  Ranking ranking(count);
+  int64_t simulated = 0;
   for (const Candidate& c : order) {
     const std::string& name = best_decompositions()[c.decomposition];
     const Plan plan =
         plan_schedule(name, problem, tiles[c.tile], gpu, reduction, clusters[c.cluster]).plan;
-    if (!seen.empty() && !same_config(seen[0].plan, plan)) seen.clear();
-    const auto dup = std::find_if(seen.begin(), seen.end(),
-                                  [&](const Simulated& s) { return same_plan(s.plan, plan); });
-    Simulated now = dup != seen.end() ? *dup : Simulated{plan, false, 0};
     SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
-    if (dup == seen.end() && split_k_lower_bound(plan, model, opt) > ranking.cutoff()) {
-      continue;  // cannot enter the ranking (nor tie)
-    }
-    if (dup == seen.end()) {
-      opt.cutoff = ranking.cutoff();
-      opt.sm_stats = false;
-      const SimResult& r = sim.run(plan, model, opt);
-      ++simulated;
-      now.can_win = !r.deadlock && !r.cut_off;
-      now.makespan = r.makespan;
-      seen.push_back(now);
-    }
-    if (!now.can_win) continue;
-    ranking.offer(BestChoice{tiles[c.tile], clusters[c.cluster], name, now.makespan, true, 0},
+    opt.sm_stats = false;
+    const SimResult& r = sim.run(plan, model, opt);
+    ++simulated;
+    if (r.deadlock) continue;
+    ranking.offer(BestChoice{tiles[c.tile], clusters[c.cluster], name, r.makespan, true, 0},
                   c.index, plan);
   }
   std::vector<BestChoice> out = ranking.choices(simulated);
-  if (out.empty()) {  // every candidate deadlocks (or none could run)
+  if (out.empty()) {
     BestChoice none;
     none.simulated = simulated;
     out.push_back(none);

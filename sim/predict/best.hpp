@@ -51,6 +51,14 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
                                   const std::vector<ClusterShape>& clusters, size_t count,
                                   Simulator& sim);
 
+// rank_best's answer by simulating every candidate to its end in canonical order (no cut-off, no
+// bound, no search order): the reference the tests hold rank_best to; far slower.
+std::vector<BestChoice> rank_best_exhaustive(const Problem& problem, const GpuShape& gpu,
+                                             Reduction reduction, const CostModel& model,
+                                             const std::vector<TileShape>& tiles,
+                                             const std::vector<ClusterShape>& clusters,
+                                             size_t count, Simulator& sim);
+
 // The same with a Simulator of its own (convenient for one-off calls).
 BestChoice choose_best(const Problem& problem, const GpuShape& gpu, Reduction reduction,
                        const CostModel& model, const std::vector<TileShape>& tiles,
