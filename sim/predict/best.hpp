@@ -30,9 +30,12 @@ struct BestChoice {
 // Fastest (tile, cluster, decomposition) for `problem` on `gpu` under `model`.
 //   tiles, clusters: candidates (kKernelTiles / kKernelClusters entries); every pair the kernels
 //   have (kernel_has_config) is tried, the others are skipped.
-// Ties go to the earlier candidate in (tiles, clusters, best_decompositions()) order. Exact: likely
-// winners are simulated first and a candidate is abandoned only once its simulated time passes the
-// best makespan found so far (SimOptions::cutoff), so the result equals an exhaustive search.
+// Ties go to the earlier candidate in (tiles, clusters, best_decompositions()) order. Exact: every
+// candidate gets a lower bound on its makespan (its least simulated time under a model whose costs
+// grow with load, times its makespan factor, asked for a config's plans together); candidates are
+// simulated in order of it, the search stops at the first whose bound passes the best makespan
+// found so far, and a run is abandoned once its simulated time passes it (SimOptions::cutoff), so
+// the result equals an exhaustive search (rank_best_exhaustive, which the tests compare).
 // Candidates `model` cannot cost (CostModel::config_error) are skipped (uncostable_configs() lists
 // them, model_tiles() / model_clusters() the ones it can). Throws std::invalid_argument (one line)
 // for a bad shape, an empty list, or when no candidate is left. `sim` is reused scratch (no
