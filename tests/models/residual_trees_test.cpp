@@ -278,3 +278,66 @@ TEST_CASE("best compares corrected makespans") {
   CHECK(lw::tile_text(fixed.tile) == "128x128x64");
   CHECK(fixed.makespan == doctest::Approx(66.0));
 }
+
+// A tree of `depth` levels, each node reading features[level % size] against a threshold from
+// `seed`, its leaves distinct values whose sum depends on the order of the additions.
+static lw::ResidualTree full_tree(int depth, const std::vector<int32_t>& features, int seed) {
+  lw::ResidualTree t;
+  const int inner = (1 << depth) - 1, nodes = (1 << (depth + 1)) - 1;
+  for (int i = 0; i < nodes; ++i) {
+    int level = 0;
+    while ((2 << level) - 1 <= i) ++level;
+    const bool leaf = i >= inner;
+    t.feature.push_back(leaf ? -1 : features[static_cast<size_t>(level) % features.size()]);
+    t.left.push_back(leaf ? -1 : 2 * i + 1);
+    t.right.push_back(leaf ? -1 : 2 * i + 2);
+    t.threshold.push_back(leaf ? 0.0f : static_cast<float>((seed * 7 + i * 3) % 5));
+    t.value.push_back(leaf ? (i % 2 == 0 ? 1e16 : 1.0) * ((seed + i) % 3 - 1) + 0.25 * i : 0.0);
+  }
+  return t;
+}
+
+// The walks `best` and predict take (a config's shared part once, its plans tree by tree in step,
+// answers kept per thread) give log_factor's sum to the bit, for plans that differ in the
+// decomposition features only and for plans of other configs, more of them than the lanes.
+TEST_CASE("the shared and batched walks give log_factor's answers to the bit") {
+  const std::vector<int32_t> mixed = {feat("split_mode"), feat("k"), feat("grid_ctas"),
+                                      feat("splits"), feat("m")};
+  const std::vector<int32_t> shared = {feat("m"), feat("k"), feat("tile_n")};
+  std::vector<lw::ResidualTree> trees;
+  for (int t = 0; t < 30; ++t) trees.push_back(full_tree(1 + t % 5, t % 3 ? mixed : shared, t));
+  const lw::ResidualTrees all(0.125, trees);
+  auto plan_x = [](float m, float k, float split_mode, float splits, float grid) {
+    lw::ResidualFeatures x{};
+    x[index_of("m")] = m;
+    x[index_of("k")] = k;
+    x[index_of("tile_n")] = 3;
+    x[index_of("split_mode")] = split_mode;
+    x[index_of("splits")] = splits;
+    x[index_of("grid_ctas")] = grid;
+    return x;
+  };
+  std::vector<lw::ResidualFeatures> xs;
+  for (int d = 0; d < 20; ++d) {  // one config's plans: more than 16
+    xs.push_back(plan_x(2, 3, static_cast<float>(d % 3), static_cast<float>(d % 5),
+                        static_cast<float>(d % 4)));
+  }
+  xs.push_back(plan_x(4, 1, 1, 2, 0));  // another config's
+  xs.push_back(xs[3]);                  // twice
+  std::vector<double> batched(xs.size());
+  all.remember_log_factors(xs.data(), xs.size(), batched.data());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    INFO("plan ", i);
+    CHECK(batched[i] == all.log_factor(xs[i]));
+  }
+  lw::Plan p = lw::plan_schedule("splitk:3", lw::Problem{1000, 1000, 1000}, lw::TileShape{}, kH200,
+                                 lw::Reduction::Deterministic)
+                   .plan;
+  // factor() of plans answered and not answered before, in a fresh order.
+  for (const char* s : {"dp", "splitk:3", "streamk", "dp"}) {
+    p = lw::plan_schedule(s, lw::Problem{1000, 1000, 1000}, lw::TileShape{}, kH200,
+                          lw::Reduction::Deterministic)
+            .plan;
+    CHECK(all.factor(p, 132, 5.0) == std::exp(all.log_factor(lw::residual_features(p, 132, 5.0))));
+  }
+}
