@@ -319,7 +319,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
     Bounded& b = all[i];
     if (b.bound > ranking.cutoff()) break;  // neither this nor a later one can enter (nor tie)
     const Candidate& c = *b.candidate;
-    if (b.twin != i) {  // its twin (the same bound, an earlier index) came first
+    if (b.twin != i) {  // its twin (same plan and bound, lower index) is offered in its own turn
       b.can_win = all[b.twin].can_win;
       b.makespan = all[b.twin].makespan;
     } else {
