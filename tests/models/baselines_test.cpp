@@ -1,14 +1,14 @@
 // The fitted baselines are fed what the calibrated model knows: tile MACs, row alignment
 // (K % 64 != 0 in bf16; split 32-byte sectors at K % 16 != 0) and cluster size. Expected features
 // are worked out by hand below.
-#include "models/calib/baselines.hpp"
+#include "calib/baselines.hpp"
 
 #include <doctest/doctest.h>
 
 #include <vector>
 
-#include "models/calib/cases.hpp"
-#include "sim/gpu/gpu_spec.hpp"
+#include "calib/cases.hpp"
+#include "gpu/gpu_spec.hpp"
 
 namespace lw {
 

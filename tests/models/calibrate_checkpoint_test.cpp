@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/calib/calibrate.hpp"
-#include "models/calib/checkpoint.hpp"
+#include "calib/calibrate.hpp"
+#include "calib/checkpoint.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "tests/models/synthetic.hpp"
 

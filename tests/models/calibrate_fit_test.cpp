@@ -7,7 +7,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "models/calib/fit.hpp"
+#include "calib/fit.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "tests/models/synthetic.hpp"

@@ -8,10 +8,10 @@
 #include <sstream>
 #include <string>
 
-#include "models/calib/calibrate.hpp"
-#include "models/calib/cases.hpp"
-#include "models/calib/coverage_fit.hpp"
-#include "models/calib/measurements.hpp"
+#include "calib/calibrate.hpp"
+#include "calib/cases.hpp"
+#include "calib/coverage_fit.hpp"
+#include "calib/measurements.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "tests/models/synthetic.hpp"
 

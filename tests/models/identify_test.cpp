@@ -1,5 +1,5 @@
 // Identifiability: parameters the data fixes only as a sum, or not at all, are flagged.
-#include "models/calib/identify.hpp"
+#include "calib/identify.hpp"
 
 #include <doctest/doctest.h>
 

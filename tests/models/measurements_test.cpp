@@ -1,7 +1,7 @@
 // Bad measurement files give one-line errors naming file:line; the shape split is deterministic;
 // a failed calibration leaves no output file, a successful one writes a loadable model; FILE.gz
 // reads like the plain file.
-#include "models/calib/measurements.hpp"
+#include "calib/measurements.hpp"
 
 #include <doctest/doctest.h>
 #include <zlib.h>
@@ -12,10 +12,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/calib/calibrate.hpp"
-#include "models/calib/file_hash.hpp"
+#include "calib/calibrate.hpp"
+#include "calib/file_hash.hpp"
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "tests/models/synthetic.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/calib/cases.hpp"
+#include "calib/cases.hpp"
 
 namespace lw::test {
 

@@ -1,6 +1,6 @@
 // Picks judged by another timing: judged_picks and pass_picks on hand-made groups, and the
 // --repeats section (read_repeats, repeats_markdown) on two timing passes with hand-worked figures.
-#include "models/calib/repeats.hpp"
+#include "calib/repeats.hpp"
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/calib/metrics.hpp"
+#include "calib/metrics.hpp"
 #include "tests/models/pick_cases.hpp"
 #include "tests/models/synthetic.hpp"
 

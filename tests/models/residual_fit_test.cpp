@@ -1,7 +1,7 @@
-// The residual trees' fit (models/calib/residual_fit.hpp): XGBoost finds a step it can find, our
+// The residual trees' fit (calib/residual_fit.hpp): XGBoost finds a step it can find, our
 // evaluator of the converted trees agrees with XGBoost's own predictions, the fit is
 // deterministic, and bad input is refused in one line.
-#include "models/calib/residual_fit.hpp"
+#include "calib/residual_fit.hpp"
 
 #include <doctest/doctest.h>
 

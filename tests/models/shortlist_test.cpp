@@ -1,6 +1,6 @@
 // The shortlist timed on the hardware: shortlist_picks on hand-made groups, and the report section
 // (shortlist_markdown) with hand-worked figures for one timing and for a pair of timings.
-#include "models/calib/shortlist.hpp"
+#include "calib/shortlist.hpp"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "models/calib/metrics.hpp"
+#include "calib/metrics.hpp"
 #include "tests/models/pick_cases.hpp"
 
 namespace lw {
