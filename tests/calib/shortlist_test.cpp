@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "calib/metrics.hpp"
-#include "tests/models/pick_cases.hpp"
+#include "tests/calib/pick_cases.hpp"
 
 namespace lw {
 

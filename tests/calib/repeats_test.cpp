@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "calib/metrics.hpp"
-#include "tests/models/pick_cases.hpp"
+#include "tests/calib/pick_cases.hpp"
 #include "tests/models/synthetic.hpp"
 
 namespace lw {
