@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "models/panel_lag.hpp"
 #include "models/residual/residual_trees.hpp"
 #include "sim/decomp/kernel_configs.hpp"
-#include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/plan.hpp"
 #include "sim/decomp/walk.hpp"
 

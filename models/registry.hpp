@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/cost_model.hpp"
 #include "models/coverage.hpp"
 #include "models/training_range.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/value_range.hpp"
 
 namespace lw {

@@ -8,9 +8,9 @@ here="$(pwd)"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source tools/install_deps.sh
 
-targets=(//sim/cli:lastwave //python:lastwave)
+targets=(//cli:lastwave //python:lastwave)
 bazel build -c opt --symlink_prefix=bazel-opt- "${targets[@]}" >/dev/null 2>&1 ||
   bazel build -c opt --symlink_prefix=bazel-opt- "${targets[@]}"
-binary="$(pwd)/bazel-opt-bin/sim/cli/lastwave"
+binary="$(pwd)/bazel-opt-bin/cli/lastwave"
 cd "$here"
 exec "$binary" "$@"

@@ -11,9 +11,9 @@
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/runner.hpp"
 #include "cuda/gemm.hpp"
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"
 

@@ -368,7 +368,7 @@ ModelInfo calibrated_model_info() {
           {"reuse_lag_scale", "x", 0.0, kScaleOrOffRange,
            "with l2_reuse_mib: tiles that share a panel but walk K out of step (Stream-K) reuse "
            "its slices only if they survive the bytes all busy CTAs load in between, this scale "
-           "x the lag in k-tiles (sim/decomp/panel_lag.hpp); 0 = the term off"},
+           "x the lag in k-tiles (models/panel_lag.hpp); 0 = the term off"},
           {"reuse_lag_l2_mib", "MiB", 0.0, kCacheSizeOrOffRange,
            "with reuse_lag_scale: the L2 capacity a slice must survive the gap's loads in (the "
            "panels of scattered Stream-K tiles compete with every other slice in flight, so it "

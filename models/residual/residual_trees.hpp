@@ -1,6 +1,6 @@
 // Residual trees: a learned correction of the simulated makespan. Boosted regression trees over
 // what a plan is (shape, tile, cluster, decomposition, waves) predict ln(measured / simulated);
-// `lastwave calibrate` fits them on the training rows (models/calib/residual_fit.hpp) and a model
+// `lastwave calibrate` fits them on the training rows (calib/residual_fit.hpp) and a model
 // file carries them as "residual_trees". Evaluated here, without the library that trained them.
 #pragma once
 #include <array>

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "models/panel_lag.hpp"
 #include "sim/decomp/kernel_configs.hpp"
-#include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/plan.hpp"
 
 namespace lw::traffic {
@@ -243,7 +243,7 @@ inline double one_gap_miss(double gap, double mib_per_gap_iter, double footprint
                  : capacity_miss(std::min(gap * mib_per_gap_iter, footprint_mib), l2_reuse_mib);
 }
 
-// Mean of one_gap_miss over gap quantiles (sim/decomp/panel_lag.hpp). The quantiles ascend and
+// Mean of one_gap_miss over gap quantiles (models/panel_lag.hpp). The quantiles ascend and
 // often repeat: a repeated gap reuses the term just computed (the same value, summed in order).
 inline double gap_miss(const GapQuantiles& gaps, double mib_per_gap_iter, double footprint_mib,
                        double l2_reuse_mib) {

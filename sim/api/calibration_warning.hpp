@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/types.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 
 namespace lw {
 

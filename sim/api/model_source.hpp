@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 
 namespace lw {
 

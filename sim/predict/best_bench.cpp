@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/predict/best.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "sim/util/shapes_csv.hpp"

@@ -1,5 +1,5 @@
 // Free text (a reason, a report) as one cell of the project's CSVs, whose readers split on commas
-// without quoting (sim/util/shapes_csv.cpp, models/calib/measurements.cpp).
+// without quoting (sim/util/shapes_csv.cpp, calib/measurements.cpp).
 #pragma once
 #include <string>
 

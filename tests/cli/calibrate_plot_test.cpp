@@ -1,5 +1,5 @@
-// calibrate --plot's points (sim/cli/calibrate_plot.hpp): the held-out rows of a residuals CSV.
-#include "sim/cli/calibrate_plot.hpp"
+// calibrate --plot's points (cli/calibrate_plot.hpp): the held-out rows of a residuals CSV.
+#include "cli/calibrate_plot.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // The shared progress helper: silent under --quiet, plain lines or \r updates otherwise, and safe
 // to advance from several threads.
-#include "sim/cli/progress.hpp"
+#include "cli/progress.hpp"
 
 #include <doctest/doctest.h>
 

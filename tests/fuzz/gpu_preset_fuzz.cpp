@@ -1,6 +1,6 @@
-// Fuzz target: the GPU preset JSON loader (parse_gpu_preset, sim/gpu/gpu_spec.hpp) and the
+// Fuzz target: the GPU preset JSON loader (parse_gpu_preset, gpu/gpu_spec.hpp) and the
 // partition derived from a preset (gpu_with_sms).
-#include "sim/gpu/gpu_spec.hpp"
+#include "gpu/gpu_spec.hpp"
 #include "tests/fuzz/fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

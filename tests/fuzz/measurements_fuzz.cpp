@@ -1,8 +1,8 @@
-// Fuzz target: the measurements CSV reader (models/calib/measurements.hpp), through a file as
+// Fuzz target: the measurements CSV reader (calib/measurements.hpp), through a file as
 // `lastwave calibrate` reads it.
 #include <cmath>
 
-#include "models/calib/measurements.hpp"
+#include "calib/measurements.hpp"
 #include "tests/fuzz/fuzz_util.hpp"
 
 namespace {

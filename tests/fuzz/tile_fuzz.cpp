@@ -1,6 +1,6 @@
-// Fuzz target: --tile MxNxK parsing (parse_tile, sim/api/predict_run.hpp, as sim/cli/common.hpp
+// Fuzz target: --tile MxNxK parsing (parse_tile, sim/api/predict_run.hpp, as cli/common.hpp
 // names it) and the geometry check every accepted tile then goes through.
-#include "sim/cli/common.hpp"
+#include "cli/common.hpp"
 #include "tests/fuzz/fuzz_util.hpp"
 
 namespace {

@@ -2,11 +2,11 @@
 // (bytes, L2 requests with row alignment) and computes, and the per-iteration time per pipe.
 #include <doctest/doctest.h>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
 #include "sim/decomp/planners/planners.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/gpu/simulator.hpp"
 
 namespace lw {

@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace lw {

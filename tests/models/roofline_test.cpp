@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/planners/planners.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 #include "tests/models/synthetic.hpp"
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "gpu/gpu_spec.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/gpu/simulator.hpp"
 #include "sim/util/atomic_file.hpp"
 

@@ -6,11 +6,11 @@
 
 #include <utility>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/calibrated/calibrated_model.hpp"
+#include "models/panel_lag.hpp"
 #include "models/roofline/traffic.hpp"
-#include "sim/decomp/panel_lag.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/gpu/simulator.hpp"
 
 namespace lw {

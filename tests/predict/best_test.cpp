@@ -9,10 +9,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace {

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
 #include "sim/decomp/planners/schedule.hpp"
-#include "sim/gpu/gpu_spec.hpp"
 #include "sim/gpu/simulator.hpp"
 #include "sim/trace/trace_merge.hpp"
 #include "sim/trace/trace_svg.hpp"
