@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
       "out", po::value(&out), "CSV output file (default stdout)")(
       "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)")(
       "model", po::value(&model),
-      "fitted model file for --decomposition auto (e.g. configs/models/h200-bf16-wgmma-r16.json)")(
+      "fitted model file for --decomposition auto (e.g. configs/models/h200-bf16-wgmma-r17.json)")(
       "gpu", po::value(&gpu), "GPU preset the auto model's partitions derive from (default h200)")(
       "top", po::value(&top),
       "with --decomposition auto: run the simulator's K fastest configs of each shape, a row "
