@@ -63,8 +63,16 @@ struct WgmmaConfig {
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
   static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;    // 384
   static constexpr int kConsumerWarps = kConsumerThreads / 32;
-  // A stage is free again once every consumer warp of every CTA of the cluster released it.
-  static constexpr int kEmptyArrivals = kConsumerWarps * kClusterSize;
+  // 64-row frames: the consumers take alternate k-tiles, each multiplying the whole frame width
+  // (the wgmma's N is kMmaCols), then exchange halves so that each owns its kWgCols columns.
+  static constexpr bool kAlternateK = wgmma_consumers_alternate_k(TileShape{kFrameM, kFrameN, kTileK});
+  static constexpr int kMmaCols = kAlternateK ? kFrameN : kWgCols;
+  static constexpr int kMmaFloats = kMBlocks * kMmaCols / 2;  // fp32 per thread in the MAC loop
+  // A stage is free again once every consumer warp that read it (one warpgroup's when they
+  // alternate, both otherwise) of every CTA of the cluster released it.
+  static constexpr int kStageReaderWarps =
+      kAlternateK ? kConsumerWarps / kConsumers : kConsumerWarps;
+  static constexpr int kEmptyArrivals = kStageReaderWarps * kClusterSize;
   static constexpr int kBytesA = kM * kTileK * kElemBytes;
   static constexpr int kBytesB = kN * kTileK * kElemBytes;
   static constexpr int kStageBytes = kBytesA + kBytesB;
@@ -85,7 +93,9 @@ struct WgmmaConfig {
   static constexpr int kConsumerRegs = 232;
 
   static_assert(kFrameM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
-  static_assert(kWgCols % 8 == 0 && kWgCols <= 256, "wgmma N is a multiple of 8 up to 256");
+  static_assert(kWgCols % 8 == 0 && kMmaCols <= 256, "wgmma N is a multiple of 8 up to 256");
+  static_assert(!kAlternateK || (kMBlocks == 1 && kConsumersN == kConsumers),
+                "alternating consumers each own one m64 block's half");
   static_assert(kBytesB % kAlign == 0 && kBytesA % kAlign == 0, "stages stay swizzle-aligned");
   static_assert(kernel_has_config(TileShape{kM, kN, kTileK}, ClusterShape{kCm, kCn}),
                 "a tile x cluster of sim/decomp/kernel_configs.hpp");

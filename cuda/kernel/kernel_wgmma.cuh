@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       run_segment<L>(
           plan, p, s, cluster_rank<Cfg>(), trace_slot(p, n),
           [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
-            consume<Cfg>(ring, pos, segment_iters(seg), wg - 1, acc);
+            consume<Cfg, L>(ring, pos, segment_iters(seg), wg - 1, acc);
           },
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
             if constexpr (Cfg::kSwapped) {

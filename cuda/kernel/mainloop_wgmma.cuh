@@ -179,17 +179,19 @@ __device__ __forceinline__ void acc_fence(A& acc) {
   for (int i = 0; i < A::kSize; ++i) ptx::reg_fence(acc.v[i]);
 }
 
-// One k-tile of consumer `wg`'s block from ring stage `stage`: kWgmmaSteps x kMBlocks wgmmas. A
-// swapped tile's B rows are the instructions' A operand and its A rows their B operand.
+// One k-tile of consumer `wg`'s block from ring stage `stage`: kWgmmaSteps x kMBlocks wgmmas of N
+// = kMmaCols (the whole frame width when the consumers alternate k-tiles). A swapped tile's B rows
+// are the instructions' A operand and its A rows their B operand.
 template <class Cfg, class A>
 __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int wg, A& acc) {
-  using Mma = ptx::Wgmma<Cfg::kWgCols>;
+  using Mma = ptx::Wgmma<Cfg::kMmaCols>;
+  static_assert(A::kSize == Cfg::kMBlocks * Mma::kRegs, "one accumulator block per m64 block");
   const uint32_t op_a = Cfg::kSwapped ? ring.b(stage) : ring.a(stage);
   const uint32_t op_b = Cfg::kSwapped ? ring.a(stage) : ring.b(stage);
+  const int col_block = Cfg::kAlternateK ? 0 : wg % Cfg::kConsumersN;
   const uint32_t a_rows =
       static_cast<uint32_t>((wg / Cfg::kConsumersN) * Cfg::kWgRows) * kSmemRowBytes;
-  const uint32_t b_rows =
-      static_cast<uint32_t>((wg % Cfg::kConsumersN) * Cfg::kWgCols) * kSmemRowBytes;
+  const uint32_t b_rows = static_cast<uint32_t>(col_block * Cfg::kWgCols) * kSmemRowBytes;
 #pragma unroll
   for (int ks = 0; ks < kWgmmaSteps; ++ks) {
     const uint32_t k_off = static_cast<uint32_t>(ks) * kWgmmaKBytes;
@@ -203,31 +205,87 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
   }
 }
 
-// Consumer warpgroup `wg` (0 or 1): acc = its block of the tile over `iters` k-tiles from the
-// ring. Keeps one wgmma group in flight and frees a stage once the group reading it is done.
-template <class Cfg, class A>
-__device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
-                                        int wg, A& acc) {
+// The MAC loop over ring k-tiles it = 0..iters of which this consumer multiplies those with
+// it % kEvery == kFirst (every one, or alternate ones): keeps one wgmma group in flight and frees a
+// stage once the group reading it is done. Every consumer advances `pos` over all of them.
+template <class Cfg, int kEvery, class A>
+__device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
+                                         int wg, int first, A& acc) {
 #pragma unroll
   for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
   if (iters <= 0) return;
   const bool warp_leader = threadIdx.x % kWarpSize == 0;
   int prev = -1;
   for (int64_t it = 0; it < iters; ++it) {
-    ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
-    acc_fence(acc);
-    ptx::wgmma_fence();
-    mma_stage(ring, pos.stage, wg, acc);
-    ptx::wgmma_commit();
-    ptx::wgmma_wait<1>();
-    acc_fence(acc);
-    if (prev >= 0 && warp_leader) release_stage(ring, prev);
-    prev = pos.stage;
+    if (it % kEvery == first) {
+      ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
+      acc_fence(acc);
+      ptx::wgmma_fence();
+      mma_stage(ring, pos.stage, wg, acc);
+      ptx::wgmma_commit();
+      ptx::wgmma_wait<1>();
+      acc_fence(acc);
+      if (prev >= 0 && warp_leader) release_stage(ring, prev);
+      prev = pos.stage;
+    }
     pos.advance();
   }
   ptx::wgmma_wait<0>();
   acc_fence(acc);
-  if (warp_leader) release_stage(ring, prev);
+  if (prev >= 0 && warp_leader) release_stage(ring, prev);
+}
+
+// After alternating consumers' MAC loops: each consumer holds a whole-width partial sum `full`
+// (its k-tiles); consumer g keeps fragment half g of it and adds the partner's half g, which the
+// partner writes to the epilogue's store boxes (free once this thread's earlier TMA stores have
+// read them), `kRound` floats per thread at a time. Commutative, so both halves are bit-exact and
+// deterministic. L: the consumers' layout (thread ids and their named barrier).
+template <class Cfg, class L, class F, class A>
+__device__ __forceinline__ void add_partner_half(const Ring<Cfg>& ring, int wg, const F& full,
+                                                 A& acc) {
+  static_assert(F::kSize == 2 * A::kSize, "a consumer keeps half the whole-width sum");
+  constexpr int kGroupThreads = Cfg::kWarpgroupThreads;
+  constexpr int kRound = Cfg::kEpilogueBytes / (Cfg::kConsumerThreads * 4);  // floats per thread
+  static_assert(kRound > 0 && kRound % kFragFloats == 0, "whole fragments per round");
+  const uint32_t t = static_cast<uint32_t>(L::tid() % kGroupThreads);
+  const bool first_half = wg == 0;  // selects, not indexes: `full` must stay in registers
+  const auto slot = [&](int group, int i) {
+    return ring.staging + ((static_cast<uint32_t>(group * kRound + i) * kGroupThreads + t) * 4u);
+  };
+  ptx::bulk_wait_read<0>();
+#pragma unroll
+  for (int r0 = 0; r0 < A::kSize; r0 += kRound) {
+    L::sync();  // the boxes are free: earlier stores read them, the last round's reads are done
+#pragma unroll
+    for (int i = 0; i < kRound && r0 + i < A::kSize; ++i)
+      ptx::st_shared_b32(slot(wg, i), __float_as_uint(first_half ? full.v[A::kSize + r0 + i]
+                                                                 : full.v[r0 + i]));
+    L::sync();
+#pragma unroll
+    for (int i = 0; i < kRound && r0 + i < A::kSize; ++i)
+      acc.v[r0 + i] = (first_half ? full.v[r0 + i] : full.v[A::kSize + r0 + i]) +
+                      __uint_as_float(ptx::ld_shared_b32(slot(1 - wg, i)));
+  }
+  L::sync();  // the epilogue may refill the boxes
+}
+
+// Consumer warpgroup `wg` (0 or 1): acc = its block of the tile over `iters` k-tiles from the
+// ring; with alternating consumers, over its k-tiles at the whole width, then the exchange.
+template <class Cfg, class L, class A>
+__device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
+                                        int wg, A& acc) {
+  if constexpr (Cfg::kAlternateK) {
+    if (iters <= 0) {  // both consumers return here: no exchange
+#pragma unroll
+      for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
+      return;
+    }
+    Accum<Cfg::kMmaFloats> full;
+    mac_loop<Cfg, Cfg::kConsumers>(ring, pos, iters, wg, wg, full);
+    add_partner_half<Cfg, L>(ring, wg, full, acc);
+  } else {
+    mac_loop<Cfg, 1>(ring, pos, iters, wg, 0, acc);
+  }
 }
 
 }  // namespace lw::cuda

@@ -39,9 +39,12 @@ inline double partial_tile_bytes(const TileShape& t) {
 // Shared-memory operand bytes the tensor cores read per k-tile in the wgmma kernel: each consumer
 // warpgroup issues, per 64-row block it owns, instructions that read a 64-row slab of A and a slab
 // of B as wide as its block (the consumers' split, in the wgmma's frame: a swapped tile reads B's
-// rows as the instruction's A; sim/decomp/kernel_configs.hpp).
+// rows as the instruction's A; sim/decomp/kernel_configs.hpp); consumers that alternate k-tiles
+// read each k-tile's slabs once.
 inline double wgmma_smem_bytes_per_iter(const TileShape& tile) {
   const TileShape t = wgmma_frame(tile);
+  // Alternating consumers: one of them reads the whole frame's A and B slabs per k-tile.
+  if (wgmma_consumers_alternate_k(t)) return static_cast<double>((t.m + t.n) * t.k) * kBf16Bytes;
   const int64_t consumers_n = wgmma_consumers_along_n(static_cast<int>(t.m));
   const int64_t block_rows = t.m / (kWgmmaConsumers / consumers_n);
   const int64_t block_cols = t.n / consumers_n;
