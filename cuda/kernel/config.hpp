@@ -63,9 +63,9 @@ struct WgmmaConfig {
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
   static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;    // 384
   static constexpr int kConsumerWarps = kConsumerThreads / 32;
-  // 64-row frames: the consumers take alternate k-tiles, each multiplying the whole frame width
+  // Narrow 64-row tiles: the consumers take alternate k-tiles, each multiplying the whole width
   // (the wgmma's N is kMmaCols), then exchange halves so that each owns its kWgCols columns.
-  static constexpr bool kAlternateK = wgmma_consumers_alternate_k(TileShape{kFrameM, kFrameN, kTileK});
+  static constexpr bool kAlternateK = wgmma_consumers_alternate_k(TileShape{kM, kN, kTileK});
   static constexpr int kMmaCols = kAlternateK ? kFrameN : kWgCols;
   static constexpr int kMmaFloats = kMBlocks * kMmaCols / 2;  // fp32 per thread in the MAC loop
   // A stage is free again once every consumer warp that read it (one warpgroup's when they

@@ -258,8 +258,8 @@ __device__ __forceinline__ void add_partner_half(const Ring<Cfg>& ring, int wg, 
     L::sync();  // the boxes are free: earlier stores read them, the last round's reads are done
 #pragma unroll
     for (int i = 0; i < kRound && r0 + i < A::kSize; ++i)
-      ptx::st_shared_b32(slot(wg, i), __float_as_uint(first_half ? full.v[A::kSize + r0 + i]
-                                                                 : full.v[r0 + i]));
+      ptx::st_shared_b32(slot(wg, i),
+                         __float_as_uint(first_half ? full.v[A::kSize + r0 + i] : full.v[r0 + i]));
     L::sync();
 #pragma unroll
     for (int i = 0; i < kRound && r0 + i < A::kSize; ++i)

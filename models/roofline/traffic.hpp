@@ -43,8 +43,10 @@ inline double partial_tile_bytes(const TileShape& t) {
 // read each k-tile's slabs once.
 inline double wgmma_smem_bytes_per_iter(const TileShape& tile) {
   const TileShape t = wgmma_frame(tile);
-  // Alternating consumers: one of them reads the whole frame's A and B slabs per k-tile.
-  if (wgmma_consumers_alternate_k(t)) return static_cast<double>((t.m + t.n) * t.k) * kBf16Bytes;
+  // Alternating consumers: one of them reads the whole tile's A and B slabs per k-tile.
+  if (wgmma_consumers_alternate_k(tile)) {
+    return static_cast<double>((t.m + t.n) * t.k) * kBf16Bytes;
+  }
   const int64_t consumers_n = wgmma_consumers_along_n(static_cast<int>(t.m));
   const int64_t block_rows = t.m / (kWgmmaConsumers / consumers_n);
   const int64_t block_cols = t.n / consumers_n;

@@ -60,16 +60,17 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
 // differently: the two consumers take alternate k-tiles, each multiplying the whole frame width,
 // and add their halves together afterwards, since one wgmma of n16..n64 does a k-tile in far
 // fewer issue slots and shared-memory reads than two of n8..n32 (docs/PERFORMANCE.md, round 8).
-// Read by cuda/kernel/config.hpp and by the cost model's shared-memory traffic
+// Swapped tiles keep the column split (their frames' 64 rows are B's; alternating measured 1-2 %
+// slower there). Read by cuda/kernel/config.hpp and by the cost model's shared-memory traffic
 // (models/roofline/traffic.hpp).
 inline constexpr int kWgmmaConsumers = 2;
 inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
 constexpr int wgmma_consumers_along_n(int tile_m) {
   return tile_m == kWgmmaRows ? kWgmmaConsumers : 1;
 }
-inline constexpr int64_t kAlternateKMaxCols = 64;  // wider frames: n48..n128 halves run as fast
-constexpr bool wgmma_consumers_alternate_k(const TileShape& frame) {
-  return frame.m == kWgmmaRows && frame.n <= kAlternateKMaxCols;
+inline constexpr int64_t kAlternateKMaxCols = 64;  // wider tiles: n48..n128 halves run as fast
+constexpr bool wgmma_consumers_alternate_k(const TileShape& tile) {
+  return tile.m == kWgmmaRows && tile.n <= kAlternateKMaxCols;
 }
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
