@@ -1,6 +1,7 @@
 // Heatmap and CDF data from a CompareTable, and the --plot options (see compare_plots.hpp).
 #include "cli/compare_plots.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -56,6 +57,15 @@ std::string colour_of(const std::string& name) {
   return "";
 }
 
+// "; N of M shapes extrapolated" when the table carries coverage and flags some shapes.
+std::string extrapolated_note(const CompareTable& t) {
+  if (!t.coverage) return "";
+  const auto n = std::count(t.extrapolated.begin(), t.extrapolated.end(), 1);
+  if (n == 0) return "";
+  return "; " + std::to_string(n) + " of " + std::to_string(t.shapes.size()) +
+         " shapes extrapolated";
+}
+
 plot::Svg heatmap(const CompareTable& t, const PlotRequest& r) {
   const int dp = t.index_of("dp");
   if (dp < 0) throw std::invalid_argument("--plot-kind heatmap needs a dp column");
@@ -78,7 +88,8 @@ plot::Svg heatmap(const CompareTable& t, const PlotRequest& r) {
   plot::HeatmapSpec spec;
   spec.title = r.title.empty() ? "Winning " + r.winner + " over (M, N)" : r.title;
   spec.subtitle = (r.subtitle.empty() ? "" : r.subtitle + "; ") + band + ", " +
-                  std::to_string(pts.size()) + " shapes, " + std::to_string(t.sms) + " SMs";
+                  std::to_string(pts.size()) + " shapes, " + std::to_string(t.sms) + " SMs" +
+                  extrapolated_note(t);
   if (r.winner == "decomposition") spec.colours = decomposition_colours();
   return plot::heatmap_svg(pts, spec);
 }
@@ -95,11 +106,12 @@ plot::Svg cdf(const CompareTable& t, const PlotRequest& r) {
     series.push_back(std::move(s));
   }
   const std::string ref = t.index_of("best") >= 0 ? "best" : "the fastest listed";
-  return plot::cdf_svg(series,
-                       plot::CdfSpec{r.title.empty() ? "Efficiency of each heuristic" : r.title,
-                                     (r.subtitle.empty() ? "" : r.subtitle + "; ") +
-                                         std::to_string(t.shapes.size()) + " shapes, " +
-                                         std::to_string(t.sms) + " SMs; 1 = as fast as " + ref});
+  return plot::cdf_svg(
+      series,
+      plot::CdfSpec{r.title.empty() ? "Efficiency of each heuristic" : r.title,
+                    (r.subtitle.empty() ? "" : r.subtitle + "; ") +
+                        std::to_string(t.shapes.size()) + " shapes, " + std::to_string(t.sms) +
+                        " SMs; 1 = as fast as " + ref + extrapolated_note(t)});
 }
 
 }  // namespace

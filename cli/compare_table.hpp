@@ -19,6 +19,13 @@ struct CompareTable {
   // Per shape, when `best` is among the schedules: its decomposition, tile and cluster (""
   // otherwise).
   std::vector<std::string> best_choice, best_tile, best_cluster;
+  // When the model carries coverage (a fitted file's "coverage" section): per shape, whether it
+  // lies outside the training data and why (empty reason when not); per shape and schedule
+  // (shape-major, as makespan), the p10-p90 interval in us, NaN where the row has no time.
+  bool coverage = false;
+  std::vector<char> extrapolated;
+  std::vector<std::string> extrapolation;
+  std::vector<double> p10_us, p90_us;
 
   double at(size_t shape, size_t schedule) const {
     return makespan[shape * schedules.size() + schedule];
@@ -31,10 +38,14 @@ CompareTable compare_table(const std::vector<Problem>& shapes,
                            const std::vector<std::string>& schedules,
                            const std::vector<PredictRow>& rows, int64_t sms);
 
-// CSV: m,n,k,sms,winner,makespan_<schedule>...[,best_choice,best_tile,best_cluster]; "deadlock"
-// for NaN. The reader also takes files without best_cluster (written before it existed).
+// CSV: m,n,k,sms,winner,makespan_<schedule>...[,best_choice,best_tile,best_cluster]
+// [,extrapolated,extrapolation,p10_<schedule>,p90_<schedule>...]; "deadlock" for NaN, empty
+// interval cells for rows without a time. The coverage columns only with coverage (so a model
+// without it writes what it always wrote).
 std::string compare_csv(const CompareTable& t);
-// Reads compare_csv's format back; throws std::invalid_argument naming file:line.
+// Reads compare_csv's format back, columns found by their header names (files without
+// best_cluster or without the coverage columns, written before they existed, too); throws
+// std::invalid_argument naming file:line.
 CompareTable parse_compare_csv(const std::string& text, const std::string& name);
 
 }  // namespace lw::cli

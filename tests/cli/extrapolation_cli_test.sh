@@ -36,10 +36,29 @@ grep -qx 'lastwave predict: 2 of 4 rows extrapolated, the first: 59136x59136x591
 grep -q '^ 59136x 59136x 59136  winner .*EXTRAPOLATED$' "$tmp/cmp"
 grep -q '^  4096x  4096x  4096  winner .* p10-p90 [0-9.]*-[0-9.]*$' "$tmp/cmp"
 
+# compare's CSV: the shape's flag and reason, then each schedule's interval (dp's as predict's);
+# `lastwave plot` reads it back by column name and counts the flagged shapes in the subtitle.
+"$lastwave" compare --gpu h200 --model "$r17" --shapes "$tmp/shapes.csv" --schedule dp,streamk \
+  --format csv -q 2>/dev/null >"$tmp/cmp.csv"
+head -1 "$tmp/cmp.csv" |
+  grep -qx 'm,n,k,sms,winner,makespan_dp,makespan_streamk,extrapolated,extrapolation,p10_dp,p90_dp,p10_streamk,p90_streamk'
+grep -q '^4096,4096,4096,132,[a-z]*,212.5780,[0-9.]*,false,,199.360,221.169,[0-9.]*,[0-9.]*$' "$tmp/cmp.csv"
+grep -qF '4096,4096,8,132,' "$tmp/cmp.csv"
+grep -q '^4096,4096,8,132,.*,true,distance 2.0 sd > 0.3 from the nearest trained shape 2069x4208x128 and SM count 132; mostly k: 8 is 1.9 sd below it,25.215,46.303,[0-9.]*,[0-9.]*$' "$tmp/cmp.csv"
+"$lastwave" plot --from "$tmp/cmp.csv" --plot "$tmp/cmp.svg" --plot-kind cdf
+grep -q '2 of 4 shapes extrapolated' "$tmp/cmp.svg"
+# A coverage column missing its partner is refused with file:line.
+cut -d, -f1-12 "$tmp/cmp.csv" >"$tmp/cut.csv"
+if "$lastwave" plot --from "$tmp/cut.csv" --plot "$tmp/cut.svg" 2>"$tmp/cut.err"; then exit 1; fi
+grep -q 'cut.csv:1: coverage columns lack p10_streamk / p90_streamk' "$tmp/cut.err"
+[[ ! -e "$tmp/cut.svg" ]]
+
 # No coverage (the unit model): the four columns empty, JSON null, no summary line.
 "$lastwave" predict --gpu h200 --m 4096 --n 4096 --k 8 --schedule dp --format csv -q \
   2>"$tmp/unit.err" | grep -q ',ok,,,,,$'
 [[ ! -s "$tmp/unit.err" ]]
 "$lastwave" predict --gpu h200 --m 4096 --n 4096 --k 8 --schedule dp --format json -q |
   grep -q '"p10_us": null'
+"$lastwave" compare --gpu h200 --shapes "$tmp/shapes.csv" --schedule dp,streamk --format csv -q |
+  head -1 | grep -qx 'm,n,k,sms,winner,makespan_dp,makespan_streamk'
 echo PASS
