@@ -5,8 +5,9 @@
 #include <utility>
 
 #include "cuda/gemm.hpp"
-#include "cuda/kernel/kernel.cuh"
+#include "cuda/kernel/kernel_mma.cuh"
 #include "cuda/kernel/kernel_wgmma.cuh"
+#include "cuda/kernels/wgmma_entry.hpp"
 #include "cuda/tensor_map.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 
@@ -31,43 +32,6 @@ const char* mainloop_name(Mainloop m) { return m == Mainloop::Mma ? "mma" : "wgm
 
 namespace {
 
-using KernelFn = void (*)(const Plan, const GemmParams);
-using WgmmaKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps);
-
-// One wgmma instantiation (tile x cluster): main kernel, its separate reduction, launch geometry.
-struct WgmmaEntry {
-  WgmmaKernelFn main = nullptr;  // nullptr: the kernels lack this tile x cluster
-  KernelFn reduce = nullptr;
-  int threads = 0;
-  int smem_bytes = 0;
-  uint32_t slice_rows_a = 0;  // TMA box rows of A and B (this CTA's slice in a cluster)
-  uint32_t slice_rows_b = 0;
-  // The epilogue's narrower store box (0: a consumer's columns are whole boxes).
-  uint32_t tail_cols = 0;
-};
-
-template <size_t kIndex>
-WgmmaEntry wgmma_entry() {
-  constexpr TileShape kTile = kKernelTiles[kIndex / kKernelClusterCount];
-  constexpr ClusterShape kCluster = kKernelClusters[kIndex % kKernelClusterCount];
-  static_assert(kTile.k == kTileK, "the wgmma kernels have one k-tile");
-  if constexpr (kernel_has_config(kTile, kCluster)) {
-    using Cfg = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n>;
-    return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
-            Cfg::kThreads,          Cfg::kSmemBytes,
-            Cfg::kSliceRowsA,       Cfg::kSliceRowsB,
-            Cfg::kTailCols};
-  } else {
-    return {};
-  }
-}
-
-template <size_t... kIndex>
-const WgmmaEntry& wgmma_entry_at(size_t index, std::index_sequence<kIndex...>) {
-  static const WgmmaEntry entries[] = {wgmma_entry<kIndex>()...};
-  return entries[index];
-}
-
 // The wgmma instantiation of `tile` x `cluster`; throws when the kernels lack it.
 const WgmmaEntry& wgmma_entry_for(const TileShape& tile, const ClusterShape& cluster) {
   const int t = kernel_tile_index(tile);
@@ -80,9 +44,7 @@ const WgmmaEntry& wgmma_entry_for(const TileShape& tile, const ClusterShape& clu
     throw std::invalid_argument("no wgmma kernel for tile " + tile_text(tile) + " with cluster " +
                                 cluster_text(cluster));
   }
-  constexpr size_t kEntries = size_t{kKernelTileCount} * kKernelClusterCount;
-  return wgmma_entry_at(static_cast<size_t>(t) * kKernelClusterCount + static_cast<size_t>(c),
-                        std::make_index_sequence<kEntries>());
+  return wgmma_entry_at(static_cast<size_t>(t) * kKernelClusterCount + static_cast<size_t>(c));
 }
 
 // A launch configuration of `e` with clusters of `size` CTAs along x.

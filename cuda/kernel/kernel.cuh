@@ -1,6 +1,7 @@
 // The composing kernels: each CTA walks its segments of the Plan (sim/decomp/walk.hpp) and runs
 // mainloop -> fixup -> epilogue for each; a second kernel runs the separate split-K reduction.
-// Ladder step 1 (mma.sync) here; step 2 (wgmma, warp-specialised) in kernel_wgmma.cuh.
+// Ladder step 1 (mma.sync) in kernel_mma.cuh; step 2 (wgmma, warp-specialised) in
+// kernel_wgmma.cuh.
 #pragma once
 #include "cuda/kernel/epilogue.cuh"
 #include "cuda/kernel/fixup.cuh"
@@ -59,29 +60,6 @@ __device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments,
     c.t_entry = t_entry;
     c.t_exit = ptx::globaltimer();
   }
-}
-
-// Main launch (step 1): plan.grid CTAs of KernelConfig::kThreads. The Plan is a POD parameter.
-__global__ void __launch_bounds__(KernelConfig::kThreads, 1)
-    gemm_kernel(const Plan plan, const GemmParams p) {
-  const uint64_t t_entry = trace_entry(p);
-  extern __shared__ __align__(128) char smem[];
-  CtaWalk w;
-  walk_begin(plan, blockIdx.x, w);
-  Segment s;
-  int32_t n = 0;
-  while (walk_next(plan, w, s)) {
-    run_segment<MmaLayout>(
-        plan, p, s, 0, trace_slot(p, n),
-        [&](int64_t tm, int64_t tn, const Segment& seg, MmaLayout::Acc& acc) {
-          mainloop(p, tm, tn, seg.k_begin, seg.k_end, smem, acc);
-        },
-        [&](int64_t tm, int64_t tn, const MmaLayout::Acc& acc) {
-          epilogue<MmaLayout>(p, tm, tn, acc);
-        });
-    ++n;
-  }
-  trace_cta<MmaLayout>(p, n, t_entry);
 }
 
 // Separate split-K reduction: reduction_grid(plan) x cluster size CTAs of kFragThreads threads,

@@ -1,0 +1,42 @@
+// The body of one part of the wgmma kernel table (cuda/kernels/wgmma_entry.hpp): each
+// wgmma_part_<P>.cu defines LW_WGMMA_PART and includes this, instantiating the kernels of entries
+// P, P + kWgmmaParts, ... and nothing else.
+#pragma once
+#include <utility>
+
+#include "cuda/kernel/kernel.cuh"
+#include "cuda/kernel/kernel_wgmma.cuh"
+#include "cuda/kernels/wgmma_entry.hpp"
+
+namespace lw::cuda {
+
+template <size_t kIndex>
+WgmmaEntry wgmma_entry() {
+  constexpr TileShape kTile = kKernelTiles[kIndex / kKernelClusterCount];
+  constexpr ClusterShape kCluster = kKernelClusters[kIndex % kKernelClusterCount];
+  static_assert(kTile.k == kTileK, "the wgmma kernels have one k-tile");
+  if constexpr (kernel_has_config(kTile, kCluster)) {
+    using Cfg = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n>;
+    return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
+            Cfg::kThreads,          Cfg::kSmemBytes,
+            Cfg::kSliceRowsA,       Cfg::kSliceRowsB,
+            Cfg::kTailCols};
+  } else {
+    return {};
+  }
+}
+
+template <size_t kPart, size_t... kSlot>
+const WgmmaEntry& wgmma_part_entry(size_t slot, std::index_sequence<kSlot...>) {
+  static const WgmmaEntry entries[] = {wgmma_entry<kPart + kSlot * kWgmmaParts>()...};
+  return entries[slot];
+}
+
+}  // namespace lw::cuda
+
+#define LW_WGMMA_PART_DEFINE(P)                                                        \
+  namespace lw::cuda {                                                                 \
+  const WgmmaEntry& wgmma_part_##P(size_t slot) {                                      \
+    return wgmma_part_entry<P>(slot, std::make_index_sequence<wgmma_part_slots(P)>()); \
+  }                                                                                    \
+  }
