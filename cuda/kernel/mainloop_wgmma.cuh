@@ -206,7 +206,7 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
 }
 
 // The MAC loop over ring k-tiles it = 0..iters of which this consumer multiplies those with
-// it % kEvery == kFirst (every one, or alternate ones): keeps one wgmma group in flight and frees a
+// it % kEvery == first (every one, or alternate ones): keeps one wgmma group in flight and frees a
 // stage once the group reading it is done. Every consumer advances `pos` over all of them.
 template <class Cfg, int kEvery, class A>
 __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
@@ -245,12 +245,15 @@ __device__ __forceinline__ void add_partner_half(const Ring<Cfg>& ring, int wg, 
                                                  A& acc) {
   static_assert(F::kSize == 2 * A::kSize, "a consumer keeps half the whole-width sum");
   constexpr int kGroupThreads = Cfg::kWarpgroupThreads;
-  constexpr int kRound = Cfg::kEpilogueBytes / (Cfg::kConsumerThreads * 4);  // floats per thread
+  constexpr int kRound =  // floats per thread and round
+      Cfg::kEpilogueBytes / (Cfg::kConsumerThreads * static_cast<int>(sizeof(float)));
   static_assert(kRound > 0 && kRound % kFragFloats == 0, "whole fragments per round");
   const uint32_t t = static_cast<uint32_t>(L::tid() % kGroupThreads);
   const bool first_half = wg == 0;  // selects, not indexes: `full` must stay in registers
+  constexpr auto kFloatBytes = static_cast<uint32_t>(sizeof(float));
   const auto slot = [&](int group, int i) {
-    return ring.staging + ((static_cast<uint32_t>(group * kRound + i) * kGroupThreads + t) * 4u);
+    return ring.staging +
+           (static_cast<uint32_t>(group * kRound + i) * kGroupThreads + t) * kFloatBytes;
   };
   ptx::bulk_wait_read<0>();
 #pragma unroll
