@@ -1,6 +1,7 @@
 // The values a CostModel reads and answers with (models/cost_model.hpp): the state the simulator
 // passes (CostContext), what it must track for a plan (CostNeeds), the kinds of action and stretch.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "models/panel_lag.hpp"
@@ -47,6 +48,7 @@ enum class Transfer : int32_t {
   PartialLoad,       // loading one fp32 partial tile and adding it to the accumulators
   PartialAccumulate  // adding an accumulator tile into a workspace slot in place
 };
+constexpr size_t kTransfers = 4;  // the kinds above, numbered from 0
 // The transfer's name in messages ("epilogue", "partial_store", ...).
 constexpr const char* transfer_name(Transfer t) {
   switch (t) {

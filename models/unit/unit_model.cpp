@@ -2,6 +2,8 @@
 // MAC iteration scales with the tile's volume relative to 128x128x64 (1 for the seed's tile).
 #include "models/unit/unit_model.hpp"
 
+#include <array>
+
 namespace lw {
 
 namespace {
@@ -16,27 +18,15 @@ class UnitModel final : public CostModel {
  public:
   explicit UnitModel(const ParamValues& v)
       : mac_(v.at("mac")),
-        epilogue_(v.at("epilogue")),
-        store_(v.at("partial_store")),
-        load_(v.at("partial_load")),
-        accumulate_(v.at("partial_accumulate")),
+        transfers_{v.at("epilogue"), v.at("partial_store"), v.at("partial_load"),
+                   v.at("partial_accumulate")},
         flag_(v.at("flag_latency")) {}
 
   double iter_time(const Plan& p, const CostContext&) const override {
     return mac_ * volume_ratio(p.tile);
   }
   double transfer(Transfer kind, const Plan&, const Segment&, const CostContext&) const override {
-    switch (kind) {
-      case Transfer::Epilogue:
-        return epilogue_;
-      case Transfer::PartialStore:
-        return store_;
-      case Transfer::PartialLoad:
-        return load_;
-      case Transfer::PartialAccumulate:
-        return accumulate_;
-    }
-    return 0.0;
+    return transfers_[static_cast<size_t>(kind)];
   }
   FixedCosts fixed_costs(const Plan&) const override { return FixedCosts{flag_, 0.0, 0.0}; }
   std::string time_unit() const override { return "iter"; }
@@ -46,7 +36,9 @@ class UnitModel final : public CostModel {
   std::string config_error(const TileShape&, const ClusterShape&) const override { return ""; }
 
  private:
-  double mac_, epilogue_, store_, load_, accumulate_, flag_;
+  double mac_;
+  std::array<double, kTransfers> transfers_;  // by Transfer
+  double flag_;
 };
 
 std::unique_ptr<CostModel> make_unit(const ParamValues& v, const GpuSpec&, const FitScope&) {

@@ -39,7 +39,8 @@ void Simulator::refuse_stretch(double s, const char* what) {
 }
 
 // The model's time for one transfer of segment `s` in context `ctx`, checked.
-double Simulator::transfer_time(Transfer kind, const Segment& s, const CostContext& ctx) const {
+inline double Simulator::transfer_time(Transfer kind, const Segment& s,
+                                       const CostContext& ctx) const {
   return checked(model_->transfer(kind, *plan_, s, ctx), transfer_name(kind));
 }
 

@@ -100,7 +100,9 @@ class Simulator {
   int64_t awaited_flag(const Cta& c) const;
   void set_active(int64_t sm, int delta);
   CostContext context() const;
-  double transfer_time(Transfer kind, const Segment& s, const CostContext& ctx) const;
+  // Inline into its callers in simulator.cpp (a call per action cost more than it did).
+  [[gnu::always_inline]] inline double transfer_time(Transfer kind, const Segment& s,
+                                                     const CostContext& ctx) const;
   // Tracks which tile rows and columns have a segment in flight (the operand working set). A rated
   // model reads it: the loops in flight change rate now (progress is advanced to every event's
   // time before the event changes anything). Inline: it runs at every segment start and end.
