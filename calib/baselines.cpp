@@ -114,7 +114,7 @@ std::vector<double> roofline_wave_features(const FitCase& c, const GpuSpec& pres
   Segment one;
   one.k_begin = 0;
   one.k_end = 1;
-  const double t_iter = model->mac(p, one, CostContext{sms, std::min(sms, units)});
+  const double t_iter = mac_time(*model, p, one, CostContext{sms, std::min(sms, units)});
   const double iters = static_cast<double>(waves * per_unit);
   const CaseTraits t = case_traits(c);
   const double work = iters * t.tile_scale;

@@ -86,7 +86,7 @@ ParamValues parse_param_overrides(const std::string& text) {
 std::unique_ptr<CostModel> make_model(const std::string& name, const ParamValues& overrides,
                                       const GpuSpec& gpu) {
   const ModelInfo& info = find_model(name);
-  return info.make(resolve_params(info, overrides), gpu);
+  return info.make(resolve_params(info, overrides), gpu, FitScope{});
 }
 
 namespace {
@@ -190,10 +190,11 @@ std::unique_ptr<CostModel> make_model_from_file(ModelFile f, const ParamValues& 
                                                 const GpuSpec& gpu) {
   const ModelInfo& info = find_model(f.model);
   for (const auto& [name, value] : overrides) f.params[name] = value;
-  auto model = info.make(resolve_params(info, f.params), gpu);
-  if (f.has_tile) model->set_fitted_tile(f.tile);
-  if (!f.clusters.empty()) model->set_fitted_clusters(f.clusters);
-  if (!f.tiles.empty()) model->set_fitted_tiles(f.tiles);
+  FitScope scope;
+  if (f.has_tile) scope.tile = f.tile;
+  scope.clusters = f.clusters;
+  scope.tiles = f.tiles;
+  auto model = info.make(resolve_params(info, f.params), gpu, scope);
   if (f.residual) model->set_residual_trees(f.residual);
   return model;
 }

@@ -36,12 +36,23 @@ constexpr double kMinParamRate = 1e-6;
 constexpr double kMaxParamRate = 1e18;  // above calibrate's "pipe off" rate (1e15)
 constexpr ValueRange kRateRange{kMinParamRate, kMaxParamRate};
 
+// What a model file says its parameters were fitted on ("tile", "clusters", "tiles").
+struct FitScope {
+  TileShape tile = kDefaultTile;       // the tile the per-tile constants were fitted for
+  std::vector<ClusterShape> clusters;  // the clusters measured (empty: not listed)
+  std::vector<TileShape> tiles;        // the tiles measured (empty: not listed)
+};
+
 struct ParamSpec {
   std::string name;
   std::string unit;
   double default_value = 0;
   ValueRange range;
   std::string doc;
+  // False for a problem no plan of which the parameter can cost (a term that applies to other
+  // problems only): predict's check of parameters a calibration left undetermined does not
+  // simulate such rows again. Null: every problem.
+  bool (*reaches)(const Problem& problem) = nullptr;
 };
 
 using ParamValues = std::map<std::string, double>;
@@ -50,8 +61,10 @@ struct ModelInfo {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
-  // Builds the model from fully resolved parameters (every declared name present).
-  std::unique_ptr<CostModel> (*make)(const ParamValues& params, const GpuSpec& gpu);
+  // Builds the model from fully resolved parameters (every declared name present), fitted on
+  // `scope` (a model file's; a model may refuse plans outside it in config_error).
+  std::unique_ptr<CostModel> (*make)(const ParamValues& params, const GpuSpec& gpu,
+                                     const FitScope& scope);
 };
 
 const std::vector<ModelInfo>& model_registry();

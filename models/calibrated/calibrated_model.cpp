@@ -11,12 +11,12 @@
 // rule. SMs run at spread speeds (sm_spread), and slower once the power limit lowers the clock
 // (clock_stretch, when power_throttle > 0). Fixups and epilogues scale with the tile's area, plus
 // their tile bytes at the busy SMs' share of tile_io_gb_per_s (priced at the action's start). MAC
-// loops are processor-shared (shares_mac_rate): the simulator re-rates them on every change of busy
-// SMs and working set. The constants (prologue, pipeline restarts in the fixups) were fitted for
-// one k step, the model file's "tile": tiles of another k step are refused (config_error). Clusters
-// 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B requests by cluster.m
-// (multicast); a file that lists the clusters its measurements covered ("clusters") refuses the
-// others.
+// loops are processor-shared (CostNeeds::shared_rate): the simulator re-rates them on every change
+// of busy SMs and working set. The constants (prologue, pipeline restarts in the fixups) were
+// fitted for one k step, the model file's "tile": tiles of another k step are refused
+// (config_error). Clusters 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B
+// requests by cluster.m (multicast); a file that lists the clusters its measurements covered
+// ("clusters") refuses the others.
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -101,7 +101,7 @@ namespace {
 
 class CalibratedModel final : public CostModel {
  public:
-  CalibratedModel(const ParamValues& v, const GpuSpec& gpu)
+  CalibratedModel(const ParamValues& v, const GpuSpec& gpu, const FitScope& scope)
       : mma_tflops_(v.at("mma_tflops_per_sm")),
         l2_lines_per_us_(v.at("l2_lines_per_us")),
         sector_split_(v.at("sector_split_lines")),
@@ -130,35 +130,52 @@ class CalibratedModel final : public CostModel {
         prologue_(v.at("prologue_us")),
         launch_(v.at("launch_us")),
         l2_mib_(gpu.l2_mib),
-        chip_sms_(static_cast<double>(whole_chip_sms(gpu))) {}
+        chip_sms_(static_cast<double>(whole_chip_sms(gpu))),
+        scope_(scope) {}
 
-  double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
-    const int64_t iters = segment_iters(s);
-    return iters == 0 ? 0.0 : static_cast<double>(iters) * iter_time(p, c);
+  CostNeeds needs(const Plan& p) const override {
+    CostNeeds n;
+    n.shared_rate = true;
+    n.working_set = l2_reuse_mib_ > 0;
+    n.panel_lag = l2_reuse_mib_ > 0 && lag_scale_ > 0;
+    n.sm_spread = sm_spread_ > 0;
+    n.segment_stretch = cluster_oob_ > 0 && clustered(p);
+    n.clock = power_throttle_ > 0 && power_boost_us_ > 0;
+    return n;
   }
-  bool shares_mac_rate() const override { return true; }
-  bool uses_working_set() const override { return l2_reuse_mib_ > 0; }
-  bool uses_panel_lag() const override { return l2_reuse_mib_ > 0 && lag_scale_ > 0; }
-  bool slows_sms() const override { return sm_spread_ > 0; }
-  bool stretches_segments(const Plan& p) const override { return cluster_oob_ > 0 && clustered(p); }
-  // A cluster tile whose shared operand panel is partly past the problem (the last tile column of
-  // a 2x1 plan) runs its MAC loop longer in proportion to the out-of-bounds share of the rows.
-  double segment_stretch(const Plan& p, const Segment& s) const override {
-    return 1.0 + cluster_oob_ * traffic::cluster_shared_oob_rows(p, s.tile) /
-                     static_cast<double>(p.tile.m + p.tile.n);
+  double stretch(Stretch kind, const Plan& p, const LoopStart& at) const override {
+    switch (kind) {
+      case Stretch::SmSpread:
+        return sm_spread(at.sm, at.context.sms);
+      case Stretch::Segment:
+        return segment_stretch(p, *at.segment);
+      case Stretch::Clock:
+        return clock_stretch(p, at.context, at.t, at.iter);
+    }
+    return 1.0;
   }
-  bool throttles_clock() const override { return power_throttle_ > 0 && power_boost_us_ > 0; }
-  // The power limit lowers the clock once the chip has run a while under tensor load: a loop
-  // starting at t runs 1 + power_throttle x (busy share of the chip) x (tensor pipe's share of
-  // the k-tile) x r times as long, r = x^2 / (1 + x^2) in x = t / power_boost_us (a smooth ramp:
-  // half the slowdown at power_boost_us).
-  double clock_stretch(const Plan& p, const CostContext& c, double t, double iter) const override {
-    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
-    const double chip_share = chip_sms_ > 0 ? std::min(1.0, busy / chip_sms_) : 1.0;
-    const double tensor_share = iter > 0 ? mma_time(p) / iter : 1.0;
-    const double x = std::max(0.0, t) / power_boost_us_;
-    const double ramp = x * x / (1.0 + x * x);
-    return 1.0 + power_throttle_ * chip_share * tensor_share * ramp;
+  // Every segment ends in exactly one of the epilogue, the partial store and the in-place add (a
+  // Final segment's partial loads precede its epilogue), so each carries the cluster's segment
+  // cost.
+  double transfer(Transfer kind, const Plan& p, const Segment&,
+                  const CostContext& c) const override {
+    switch (kind) {
+      case Transfer::Epilogue:
+        return epilogue_ * area(p) + cluster_segment(p) +
+               tile_io(c, traffic::output_tile_bytes(p.tile));
+      case Transfer::PartialStore:
+        return store_ * area(p) + cluster_segment(p) +
+               tile_io(c, traffic::partial_tile_bytes(p.tile));
+      case Transfer::PartialLoad:
+        return load_ * area(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
+      case Transfer::PartialAccumulate:
+        return accumulate_ * area(p) + cluster_segment(p) +
+               tile_io(c, kReadAndWrite * traffic::partial_tile_bytes(p.tile));
+    }
+    return 0.0;
+  }
+  FixedCosts fixed_costs(const Plan&) const override {
+    return FixedCosts{flag_, prologue_, launch_};
   }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const KtileGeometry& g = ktile_geometry(p);
@@ -180,12 +197,68 @@ class CalibratedModel final : public CostModel {
     return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
            (g.vector_loads ? 0.0 : unaligned_);
   }
+  std::string time_unit() const override { return "us"; }
+  // The pipeline fill and restarts were fitted for one k step; there is no rule to scale them to
+  // another. Clusters: every cluster the kernels launch with (the L2 and DRAM traffic per CTA
+  // divides the shared operand by the cluster's extent; no cluster-specific parameter).
+  std::string config_error(const TileShape& t, const ClusterShape& c) const override {
+    if (t.k != scope_.tile.k) {
+      return "the calibrated model (fitted for tile " + tile_text(scope_.tile) +
+             ") has no prologue_us/epilogue_us/store_us/accumulate_us for k step " +
+             std::to_string(t.k);
+    }
+    if (!kernel_has_cluster(c)) {
+      return "the calibrated model has no multicast rule for cluster " + cluster_text(c) +
+             " (the kernels launch " + kernel_clusters_text() + ")";
+    }
+    if (!scope_.tiles.empty() && !fitted_on(t)) {
+      return "the calibrated model was fitted on tiles " + tile_list_text(scope_.tiles) +
+             " only: no measurement of tile " + tile_text(t) +
+             " (calibrate on measurements that include it)";
+    }
+    if (!scope_.clusters.empty() && !fitted_on(c)) {
+      return "the calibrated model was fitted on clusters " + cluster_list_text(scope_.clusters) +
+             " only: no measurement of cluster " + cluster_text(c) +
+             " (calibrate on measurements that include it)";
+    }
+    return "";
+  }
+
+  // Costs grow with load: the L2 and DRAM pipes and the tile io grow with busy SMs (rates are
+  // positive, declared ranges), the tensor pipe and the fixed and unaligned costs do not depend on
+  // load, and combine_pipes is nondecreasing in each. Working-set rule: busy x DRAM share is least
+  // at one busy SM on one tile row and column (the in-step share times busy is at least 1 there,
+  // the scattered share 0). The gap rule applies to Stream-K plans only, which
+  // sim/predict/best.cpp does not bound. least_iter_time bounds the iteration time.
+  LoadBound load_bound(const Plan& p, int64_t busy_sms) const override {
+    return LoadBound{true, least_iter_time(p, busy_sms)};
+  }
+
+ private:
+  // A cluster tile whose shared operand panel is partly past the problem (the last tile column of
+  // a 2x1 plan) runs its MAC loop longer in proportion to the out-of-bounds share of the rows.
+  double segment_stretch(const Plan& p, const Segment& s) const {
+    return 1.0 + cluster_oob_ * traffic::cluster_shared_oob_rows(p, s.tile) /
+                     static_cast<double>(p.tile.m + p.tile.n);
+  }
+  // The power limit lowers the clock once the chip has run a while under tensor load: a loop
+  // starting at t runs 1 + power_throttle x (busy share of the chip) x (tensor pipe's share of
+  // the k-tile) x r times as long, r = x^2 / (1 + x^2) in x = t / power_boost_us (a smooth ramp:
+  // half the slowdown at power_boost_us).
+  double clock_stretch(const Plan& p, const CostContext& c, double t, double iter) const {
+    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
+    const double chip_share = chip_sms_ > 0 ? std::min(1.0, busy / chip_sms_) : 1.0;
+    const double tensor_share = iter > 0 ? mma_time(p) / iter : 1.0;
+    const double x = std::max(0.0, t) / power_boost_us_;
+    const double ramp = x * x / (1.0 + x * x);
+    return 1.0 + power_throttle_ * chip_share * tensor_share * ramp;
+  }
   // iter_time at `busy_sms` with no DRAM time (below the working-set and the gap rule's share
   // alike); combine_pipes is nondecreasing in each pipe and the other terms do not depend on the
   // context. The L2 and out-of-bounds pipes grow as busy_sms, the rest not at all, so
   // busy_sms / least_iter_time = 1 / ((constant / busy^4 + l2^4 + oob^4)^(1/4) + fixed / busy)
   // grows with busy_sms.
-  double least_iter_time(const Plan& p, int64_t busy_sms) const override {
+  double least_iter_time(const Plan& p, int64_t busy_sms) const {
     const KtileGeometry& g = ktile_geometry(p);
     const double busy = static_cast<double>(std::max<int64_t>(1, busy_sms));
     const double mma = g.flops / (mma_tflops_ * kFlopsPerTflop) * kUsPerS;
@@ -197,91 +270,30 @@ class CalibratedModel final : public CostModel {
     return combine_pipes(mma, l2, 0.0, oob, smem, latency) + ktile_fixed_ + cluster +
            (g.vector_loads ? 0.0 : unaligned_);
   }
-  // iter_unaligned_us is read only by problems without vector loads (iter_time).
-  bool param_reaches(const std::string& name, const Problem& problem) const override {
-    return name != "iter_unaligned_us" || !traffic::vector_loads(problem);
-  }
   // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] at the whole chip's
   // full load, assigned in a fixed low-discrepancy order (the golden-ratio Weyl sequence), so any
   // run of consecutive SMs holds slow and fast ones alike. Few classes keep a wave's loop ends on
   // few distinct times. The simulator scales by the busy share of the `sms` it runs on at the
   // loop's start; the spread is contention, so a partition of the chip (the other SMs idle)
   // scales it by its share of the chip as well.
-  double sm_spread(int64_t sm, int64_t sms) const override {
+  double sm_spread(int64_t sm, int64_t sms) const {
     const double position = static_cast<double>(sm) * kGoldenRatioConjugate;
     const double speed_class = std::floor((position - std::floor(position)) * kSpeedClasses);
     const double chip_share =
         chip_sms_ > 0 ? std::min(1.0, static_cast<double>(sms) / chip_sms_) : 1.0;
     return sm_spread_ * speed_class / (kSpeedClasses - 1) * chip_share;
   }
-  // Every segment ends in exactly one of epilogue, partial_store and partial_accumulate (a Final
-  // segment's partial loads precede its epilogue), so each carries the cluster's segment cost.
-  double epilogue(const Plan& p, const Segment&, const CostContext& c) const override {
-    return epilogue_ * area(p) + cluster_segment(p) +
-           tile_io(c, traffic::output_tile_bytes(p.tile));
-  }
-  double partial_store(const Plan& p, const Segment&, const CostContext& c) const override {
-    return store_ * area(p) + cluster_segment(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
-  }
-  double partial_load(const Plan& p, const Segment&, const CostContext& c) const override {
-    return load_ * area(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
-  }
-  double partial_accumulate(const Plan& p, const Segment&, const CostContext& c) const override {
-    return accumulate_ * area(p) + cluster_segment(p) +
-           tile_io(c, kReadAndWrite * traffic::partial_tile_bytes(p.tile));
-  }
-  double flag_latency(const Plan&) const override { return flag_; }
-  double cta_prologue(const Plan&) const override { return prologue_; }
-  double launch_overhead(const Plan&) const override { return launch_; }
-  std::string time_unit() const override { return "us"; }
-  // The pipeline fill and restarts were fitted for one k step; there is no rule to scale them to
-  // another. Clusters: every cluster the kernels launch with (the L2 and DRAM traffic per CTA
-  // divides the shared operand by the cluster's extent; no cluster-specific parameter).
-  std::string config_error(const TileShape& t, const ClusterShape& c) const override {
-    if (t.k != fitted_.k) {
-      return "the calibrated model (fitted for tile " + tile_text(fitted_) +
-             ") has no prologue_us/epilogue_us/store_us/accumulate_us for k step " +
-             std::to_string(t.k);
-    }
-    if (!kernel_has_cluster(c)) {
-      return "the calibrated model has no multicast rule for cluster " + cluster_text(c) +
-             " (the kernels launch " + kernel_clusters_text() + ")";
-    }
-    if (!fitted_tiles_.empty() && !fitted_on(t)) {
-      return "the calibrated model was fitted on tiles " + tile_list_text(fitted_tiles_) +
-             " only: no measurement of tile " + tile_text(t) +
-             " (calibrate on measurements that include it)";
-    }
-    if (!fitted_clusters_.empty() && !fitted_on(c)) {
-      return "the calibrated model was fitted on clusters " + cluster_list_text(fitted_clusters_) +
-             " only: no measurement of cluster " + cluster_text(c) +
-             " (calibrate on measurements that include it)";
-    }
-    return "";
-  }
-  void set_fitted_tile(const TileShape& t) override { fitted_ = t; }
-  void set_fitted_clusters(const std::vector<ClusterShape>& c) override { fitted_clusters_ = c; }
-  void set_fitted_tiles(const std::vector<TileShape>& t) override { fitted_tiles_ = t; }
-  // The L2 and DRAM pipes and the tile io grow with busy SMs (rates are positive, declared
-  // ranges), the tensor pipe and the fixed and unaligned costs do not depend on load, and
-  // combine_pipes is nondecreasing in each. Working-set rule: busy x DRAM share is least at one
-  // busy SM on one tile row and column (the in-step share times busy is at least 1 there, the
-  // scattered share 0). The gap rule applies to Stream-K plans only, which sim/predict/best.cpp
-  // does not bound.
-  bool costs_grow_with_load() const override { return true; }
-
- private:
   bool fitted_on(const ClusterShape& c) const {
-    return std::any_of(fitted_clusters_.begin(), fitted_clusters_.end(),
+    return std::any_of(scope_.clusters.begin(), scope_.clusters.end(),
                        [&](const ClusterShape& f) { return same_cluster(f, c); });
   }
   bool fitted_on(const TileShape& t) const {
-    return std::any_of(fitted_tiles_.begin(), fitted_tiles_.end(),
+    return std::any_of(scope_.tiles.begin(), scope_.tiles.end(),
                        [&](const TileShape& f) { return same_tile(f, t); });
   }
   double dram_share(const Plan& p, double busy, const CostContext& c) const {
     if (l2_reuse_mib_ <= 0) return traffic::dram_fraction(p, l2_mib_);
-    // A plan with known gaps is priced by them, without the working set (uses_panel_lag()).
+    // A plan with known gaps is priced by them, without the working set (CostNeeds::panel_lag).
     if (lag_scale_ > 0 && c.panel_lag != nullptr && c.panel_lag->known) {
       return traffic::gap_dram_fraction(p, busy, *c.panel_lag, lag_scale_,
                                         lag_l2_mib_ > 0 ? lag_l2_mib_ : l2_reuse_mib_);
@@ -315,127 +327,16 @@ class CalibratedModel final : public CostModel {
       smem_gb_per_s_, cluster_ktile_, cluster_segment_, cluster_oob_, power_throttle_,
       power_boost_us_, load_latency_, sm_spread_, unaligned_, epilogue_, store_, load_, accumulate_,
       flag_, prologue_, launch_, l2_mib_, chip_sms_;
-  TileShape fitted_ = kDefaultTile;
-  std::vector<ClusterShape> fitted_clusters_;  // empty: every cluster the kernels launch
-  std::vector<TileShape> fitted_tiles_;        // empty: every kernel tile
+  // The tile, tiles and clusters the parameters were fitted on (empty lists: every kernel tile
+  // and cluster).
+  FitScope scope_;
 };
-
-std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu) {
-  return std::make_unique<CalibratedModel>(v, gpu);
-}
 
 }  // namespace
 
-// Defaults are an H200 bf16 starting point for the fitter (datasheet tensor rate / 132 SMs,
-// ~12 TB/s of L2 in 128-byte lines, 4.8 TB/s HBM3e), not fitted values. ktile_fixed_us defaults
-// to 0 (the term off) so model files written before it existed keep their meaning; calibrate
-// starts it at kKtileFixedStartUs. l2_reuse_mib likewise defaults to 0 (footprint rule),
-// cluster_ktile_us to 0, and oob_rows_per_us and smem_gb_per_s to rates so high that they cost
-// nothing.
-ModelInfo calibrated_model_info() {
-  return ModelInfo{
-      "calibrated",
-      "fitted tile-aware physical-time model (us); load a configs/models/*.json file written by "
-      "calibrate",
-      {
-          {"mma_tflops_per_sm", "TFLOP/s", 7.5, kRateRange,
-           "tensor-core rate one SM sustains in the MAC loop (a k-tile is 2 tile.m tile.n tile.k "
-           "FLOPs)"},
-          {"l2_lines_per_us", "lines/us", 90000.0, kRateRange,
-           "L2 throughput shared by the busy SMs, in 128-byte operand requests per us (a k-tile "
-           "requests (tile.m + tile.n) x lines per row; a row not 128-byte aligned spans one "
-           "more line)"},
-          {"sector_split_lines", "x", 0.0, kScaleOrOffRange,
-           "lines the L2 pipe is charged for each extra 32-byte sector a k-tile's row slice "
-           "touches when it does not start on a sector (a row pitch not a multiple of 32 bytes, "
-           "K % 16 != 0: traffic::extra_sectors_per_row; half the rows at K % 16 == 8); 0 = the "
-           "term off"},
-          {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
-           "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2"},
-          {"tile_io_gb_per_s", "GB/s", kTileIoOffRate, kRateRange,
-           "memory throughput the busy SMs share for the tiles written and read at segment ends "
-           "(a finished bf16 output tile; an fp32 partial stored, loaded, or read and written by "
-           "an in-place add), on top of the fixed epilogue and fixup costs; the default is so "
-           "high that they cost nothing"},
-          {"ktile_fixed_us", "us", 0.0, kTimeRange,
-           "fixed cost of each MAC iteration (k-tile), whatever the tile size and busy SMs "
-           "(barrier, issue and pipeline overhead the pipes do not cover)"},
-          {"l2_reuse_mib", "MiB", 0.0, kCacheSizeOrOffRange,
-           "L2 capacity that keeps operand panels for reuse: DRAM bytes follow the working set "
-           "in flight (a wave in step fetches each panel slice once; scattered CTAs miss when "
-           "their panels exceed it); 0 = footprint rule (unique A+B over loaded bytes, scaled by "
-           "footprint / L2 size)"},
-          {"reuse_lag_scale", "x", 0.0, kScaleOrOffRange,
-           "with l2_reuse_mib: tiles that share a panel but walk K out of step (Stream-K) reuse "
-           "its slices only if they survive the bytes all busy CTAs load in between, this scale "
-           "x the lag in k-tiles (models/panel_lag.hpp); 0 = the term off"},
-          {"reuse_lag_l2_mib", "MiB", 0.0, kCacheSizeOrOffRange,
-           "with reuse_lag_scale: the L2 capacity a slice must survive the gap's loads in (the "
-           "panels of scattered Stream-K tiles compete with every other slice in flight, so it "
-           "can be less than l2_reuse_mib); 0 = l2_reuse_mib"},
-          {"wave_reuse_scale", "x", 0.0, kScaleOrOffRange,
-           "with l2_reuse_mib: a panel slice that the next wave's tiles load again stays in L2 "
-           "unless this scale x the full-K panels of the tile rows and columns in flight (what "
-           "one wave loads in between, at most A+B) exceeds l2_reuse_mib "
-           "(traffic::in_step_reuse_mib); 0 = the whole A+B footprint against it"},
-          {"oob_rows_per_us", "rows/us", kOobPipeOffRate, kRateRange,
-           "out-of-bounds operand rows of the k-tiles' boxes (the last tile row / column past M "
-           "/ "
-           "N, zero-filled) the busy SMs' load paths get through per us, shared; the default is "
-           "so "
-           "high that they cost nothing"},
-          {"smem_gb_per_s", "GB/s", kSmemPipeOffRate, kRateRange,
-           "shared-memory operand reads of the tensor cores one SM sustains (a k-tile reads "
-           "traffic::wgmma_smem_bytes_per_iter: more per FLOP for 64-row and narrow tiles); the "
-           "default is so high that they cost nothing"},
-          {"cluster_ktile_us", "us", 0.0, kTimeRange,
-           "added to each k-tile of a CTA in a cluster of two or more (the CTAs wait for each "
-           "other's multicast slices and stage releases); 0 = the term off"},
-          {"cluster_segment_us", "us", 0.0, kTimeRange,
-           "added to each segment of a CTA in a cluster of two or more, with the action that "
-           "ends it (epilogue, partial store or in-place add): at a tile boundary the cluster's "
-           "CTAs drain and restart the ring they share; 0 = the term off"},
-          {"cluster_oob_stretch", "x", 0.0, kScaleOrOffRange,
-           "in a cluster of two or more, a tile whose shared operand panel is partly past the "
-           "problem (the last tile column of a 2x1 plan, the last tile row of a 1x2) runs its MAC "
-           "loop 1 + this x (out-of-bounds rows of that panel per CTA) / (tile.m + tile.n) times "
-           "as long (traffic::cluster_shared_oob_rows); 0 = the term off"},
-          {"power_throttle", "x", 0.0, kScaleOrOffRange,
-           "the power limit's clock drop: a MAC loop that starts t after the run began runs 1 + "
-           "this x (busy share of the whole chip) x (tensor pipe's share of the k-tile) x "
-           "r(t / power_boost_us) times as long, r(x) = x^2 / (1 + x^2); 0 = the term off"},
-          {"power_boost_us", "us", kPowerBoostStartUs, kTimeRange,
-           "with power_throttle: how long the chip runs under load before the clock is half-way "
-           "down"},
-          {"load_latency_us", "us", 0.0, kTimeRange,
-           "time from issuing a k-tile's operand loads to their landing in shared memory: with "
-           "the kernel's ring of wgmma_stages(tile) stages in flight (sim/decomp/"
-           "kernel_configs.hpp) a k-tile takes at least this / stages; 0 = the pipe off"},
-          {"sm_speed_spread", "x", 0.0, kScaleOrOffRange,
-           "spread of the SMs' speeds under full load: a MAC loop on SM s takes 1 + this x busy "
-           "share x c / 7 times as long, c = floor(8 frac(s x 0.618...)) of 8 speed classes (a "
-           "persistent or one-wave plan waits for its slowest SM, a many-wave one is balanced by "
-           "dispatch), times a partition's share of the chip; 0 = all alike"},
-          {"iter_unaligned_us", "us", 1.0, kTimeRange,
-           "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)"},
-          {"epilogue_us", "us", 2.0, kTimeRange,
-           "writing one finished 128x128 output tile (scaled by tile area), including the MAC "
-           "pipeline restart of the segment it ends"},
-          {"store_us", "us", 3.0, kTimeRange,
-           "storing one fp32 128x128 partial tile (scaled by tile area), including the pipeline "
-           "restart"},
-          {"load_us", "us", 1.0, kTimeRange,
-           "loading one fp32 128x128 partial tile and adding it (scaled)"},
-          {"accumulate_us", "us", 3.0, kTimeRange,
-           "adding a 128x128 tile into a workspace slot in place (scaled), including the "
-           "pipeline restart"},
-          {"flag_us", "us", 0.5, kTimeRange, "delay before a spinning waiter sees a raised flag"},
-          {"prologue_us", "us", 1.0, kTimeRange,
-           "CTA start-up and pipeline fill before its first MMA"},
-          {"launch_us", "us", 4.0, kTimeRange, "launch overhead of one kernel launch"},
-      },
-      &make_calibrated,
-  };
+std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu,
+                                           const FitScope& scope) {
+  return std::make_unique<CalibratedModel>(v, gpu, scope);
 }
 
 }  // namespace lw

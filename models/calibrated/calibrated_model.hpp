@@ -6,7 +6,10 @@
 
 namespace lw {
 
-ModelInfo calibrated_model_info();
+ModelInfo calibrated_model_info();  // calibrated_params.cpp
+// The model of resolved parameters `v` on `gpu`, fitted on `scope` (calibrated_model.cpp).
+std::unique_ptr<CostModel> make_calibrated(const ParamValues& v, const GpuSpec& gpu,
+                                           const FitScope& scope);
 
 // The pipes of a k-tile (tensor cores, L2, DRAM, out-of-bounds rows, shared memory, load latency)
 // overlap: the slowest sets the pace. They are combined as a p-norm, (a^p + b^p + ...)^(1/p), a

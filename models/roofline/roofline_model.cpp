@@ -1,7 +1,8 @@
 // `roofline` model: MAC iteration = max(tensor time, operand bytes / bandwidth share); fixup and
-// epilogue traffic = bytes / bandwidth share. MAC loops are processor-shared (the simulator
-// re-rates them whenever the busy-SM count changes); fixup and epilogue actions get 1/B of the
-// bandwidth for B busy SMs at their start (short actions; not re-timed).
+// epilogue traffic = bytes / bandwidth share. MAC loops are processor-shared
+// (CostNeeds::shared_rate: the simulator re-rates them whenever the busy-SM count changes); fixup
+// and epilogue actions get 1/B of the bandwidth for B busy SMs at their start (short actions; not
+// re-timed).
 #include "models/roofline/roofline_model.hpp"
 
 #include <algorithm>
@@ -29,37 +30,6 @@ class RooflineModel final : public CostModel {
         launch_(v.at("launch_overhead_us")),
         gpu_(gpu) {}
 
-  double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
-    return static_cast<double>(segment_iters(s)) * iter_time(p, c);
-  }
-  bool shares_mac_rate() const override { return true; }
-  double epilogue(const Plan& p, const Segment&, const CostContext& c) const override {
-    return mem_latency_ + traffic::output_tile_bytes(p.tile) * us_per_byte(dram_bw(), c);
-  }
-  double partial_store(const Plan& p, const Segment&, const CostContext& c) const override {
-    return mem_latency_ + traffic::partial_tile_bytes(p.tile) * us_per_byte(l2_bw(), c);
-  }
-  double partial_load(const Plan& p, const Segment&, const CostContext& c) const override {
-    return mem_latency_ + traffic::partial_tile_bytes(p.tile) * us_per_byte(l2_bw(), c);
-  }
-  double partial_accumulate(const Plan& p, const Segment&, const CostContext& c) const override {
-    // A read and a write of the slot, serialised through the same bandwidth share.
-    return 2.0 * (mem_latency_ + traffic::partial_tile_bytes(p.tile) * us_per_byte(l2_bw(), c));
-  }
-  double flag_latency(const Plan&) const override { return flag_; }
-  // Pipeline fill: the first stage's loads must arrive before the first MMA.
-  double cta_prologue(const Plan&) const override { return setup_ + mem_latency_; }
-  double launch_overhead(const Plan&) const override { return launch_; }
-  std::string time_unit() const override { return "us"; }
-
- private:
-  double dram_bw() const { return gpu_.dram_tb_per_s * kBytesPerTb * bw_eff_; }
-  double l2_bw() const { return gpu_.l2_tb_per_s * kBytesPerTb * bw_eff_; }
-  // One SM's share of `bw` (bytes/s) when c.busy_sms SMs stream at once, as us per byte.
-  static double us_per_byte(double bw, const CostContext& c) {
-    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
-    return bw > 0 ? busy / bw * kUsPerS : 0.0;
-  }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const double per_sm_flops = gpu_.bf16_dense_tflops * kFlopsPerTflop /
                                 static_cast<double>(std::max<int64_t>(1, gpu_.sms));
@@ -72,12 +42,42 @@ class RooflineModel final : public CostModel {
         bytes * (miss * us_per_byte(dram_bw(), c) + (1.0 - miss) * us_per_byte(l2_bw(), c));
     return std::max(compute, memory);
   }
+  CostNeeds needs(const Plan&) const override {
+    CostNeeds n;
+    n.shared_rate = true;
+    return n;
+  }
+  double transfer(Transfer kind, const Plan& p, const Segment&,
+                  const CostContext& c) const override {
+    if (kind == Transfer::Epilogue) {
+      return mem_latency_ + traffic::output_tile_bytes(p.tile) * us_per_byte(dram_bw(), c);
+    }
+    const double once =
+        mem_latency_ + traffic::partial_tile_bytes(p.tile) * us_per_byte(l2_bw(), c);
+    // An in-place add: a read and a write of the slot, serialised through the same share.
+    return kind == Transfer::PartialAccumulate ? 2.0 * once : once;
+  }
+  // The CTA prologue is the pipeline fill: the first stage's loads arrive before the first MMA.
+  FixedCosts fixed_costs(const Plan&) const override {
+    return FixedCosts{flag_, setup_ + mem_latency_, launch_};
+  }
+  std::string time_unit() const override { return "us"; }
+
+ private:
+  double dram_bw() const { return gpu_.dram_tb_per_s * kBytesPerTb * bw_eff_; }
+  double l2_bw() const { return gpu_.l2_tb_per_s * kBytesPerTb * bw_eff_; }
+  // One SM's share of `bw` (bytes/s) when c.busy_sms SMs stream at once, as us per byte.
+  static double us_per_byte(double bw, const CostContext& c) {
+    const double busy = static_cast<double>(std::max<int64_t>(1, c.busy_sms));
+    return bw > 0 ? busy / bw * kUsPerS : 0.0;
+  }
 
   double tensor_eff_, bw_eff_, l2_reuse_, mem_latency_, flag_, setup_, launch_;
   GpuSpec gpu_;
 };
 
-std::unique_ptr<CostModel> make_roofline(const ParamValues& v, const GpuSpec& gpu) {
+std::unique_ptr<CostModel> make_roofline(const ParamValues& v, const GpuSpec& gpu,
+                                         const FitScope&) {
   if (!(gpu.bf16_dense_tflops > 0 && gpu.dram_tb_per_s > 0 && gpu.l2_tb_per_s > 0)) {
     throw std::invalid_argument("model roofline needs a GPU's rates (TFLOP/s, L2 and DRAM TB/s); " +
                                 gpu.name + " has none: give --gpu NAME");

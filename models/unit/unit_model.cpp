@@ -2,6 +2,8 @@
 // MAC iteration scales with the tile's volume relative to 128x128x64 (1 for the seed's tile).
 #include "models/unit/unit_model.hpp"
 
+#include <array>
+
 namespace lw {
 
 namespace {
@@ -16,38 +18,30 @@ class UnitModel final : public CostModel {
  public:
   explicit UnitModel(const ParamValues& v)
       : mac_(v.at("mac")),
-        epilogue_(v.at("epilogue")),
-        store_(v.at("partial_store")),
-        load_(v.at("partial_load")),
-        accumulate_(v.at("partial_accumulate")),
+        transfers_{v.at("epilogue"), v.at("partial_store"), v.at("partial_load"),
+                   v.at("partial_accumulate")},
         flag_(v.at("flag_latency")) {}
 
-  double mac(const Plan& p, const Segment& s, const CostContext&) const override {
-    return mac_ * volume_ratio(p.tile) * static_cast<double>(segment_iters(s));
+  double iter_time(const Plan& p, const CostContext&) const override {
+    return mac_ * volume_ratio(p.tile);
   }
-  double epilogue(const Plan&, const Segment&, const CostContext&) const override {
-    return epilogue_;
+  double transfer(Transfer kind, const Plan&, const Segment&, const CostContext&) const override {
+    return transfers_[static_cast<size_t>(kind)];
   }
-  double partial_store(const Plan&, const Segment&, const CostContext&) const override {
-    return store_;
-  }
-  double partial_load(const Plan&, const Segment&, const CostContext&) const override {
-    return load_;
-  }
-  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
-    return accumulate_;
-  }
-  double flag_latency(const Plan&) const override { return flag_; }
+  FixedCosts fixed_costs(const Plan&) const override { return FixedCosts{flag_, 0.0, 0.0}; }
   std::string time_unit() const override { return "iter"; }
-  bool costs_grow_with_load() const override { return true; }  // no load terms at all
+  // No load terms at all (and no bound on the iteration time: the search's bound ignores it).
+  LoadBound load_bound(const Plan&, int64_t) const override { return LoadBound{true, 0.0}; }
   // A cluster's CTAs run their tiles side by side on their own SMs: same costs per CTA tile.
   std::string config_error(const TileShape&, const ClusterShape&) const override { return ""; }
 
  private:
-  double mac_, epilogue_, store_, load_, accumulate_, flag_;
+  double mac_;
+  std::array<double, kTransfers> transfers_;  // by Transfer
+  double flag_;
 };
 
-std::unique_ptr<CostModel> make_unit(const ParamValues& v, const GpuSpec&) {
+std::unique_ptr<CostModel> make_unit(const ParamValues& v, const GpuSpec&, const FitScope&) {
   return std::make_unique<UnitModel>(v);
 }
 

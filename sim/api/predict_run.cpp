@@ -92,6 +92,8 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
       // The file's model as predict built it (fitted tile, clusters, residual trees), but for
       // the probed parameter.
       const auto model = make_model_from_file(f, probe, p.request.gpu);
+      // Declared with the parameter: the problems whose costs it can change (null: all).
+      const auto reaches = find_param(find_model(f.model), param).reaches;
       PredictSetup s = p.setup;
       s.model = model.get();
       // Only rows that could still be refused and that the parameter reaches are simulated again
@@ -100,7 +102,7 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
       bool any = false;
       for (size_t i = 0; i < rows.size(); ++i) {
         need[i] = !rows[i].deadlock && rows[i].refused.empty() &&
-                  model->param_reaches(param, rows[i].problem);
+                  (reaches == nullptr || reaches(rows[i].problem));
         any = any || need[i];
       }
       if (!any) continue;

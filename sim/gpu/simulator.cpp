@@ -38,6 +38,12 @@ void Simulator::refuse_stretch(double s, const char* what) {
                            " (must be finite and >= 1)");
 }
 
+// The model's time for one transfer of segment `s` in context `ctx`, checked.
+inline double Simulator::transfer_time(Transfer kind, const Segment& s,
+                                       const CostContext& ctx) const {
+  return checked(model_->transfer(kind, *plan_, s, ctx), transfer_name(kind));
+}
+
 CostContext Simulator::context() const {
   return CostContext{opt_.sms * opt_.cluster_size, busy_sms_ * opt_.cluster_size, distinct_rows_,
                      distinct_cols_, &panel_lag_};
@@ -93,19 +99,21 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   sm_busy_.assign(static_cast<size_t>(opt_.sms), 0.0);
   sm_wait_.assign(static_cast<size_t>(opt_.sms), 0.0);
   busy_sms_ = 0;
-  panel_lag_ = model.uses_panel_lag() ? panel_lags_.of(plan) : PanelLag{};
-  // A plan priced by its panel reuse gaps does not read the working set (CostModel).
-  track_working_set_ = model.uses_working_set() && !panel_lag_.known;
+  const CostNeeds needs = model.needs(plan);
+  fixed_ = model.fixed_costs(plan);
+  panel_lag_ = needs.panel_lag ? panel_lags_.of(plan) : PanelLag{};
+  // A plan priced by its panel reuse gaps does not read the working set (CostNeeds).
+  track_working_set_ = needs.working_set && !panel_lag_.known;
   rows_in_flight_.assign(static_cast<size_t>(plan.tiles_m), 0);
   cols_in_flight_.assign(static_cast<size_t>(plan.tiles_n), 0);
   distinct_rows_ = 0;
   distinct_cols_ = 0;
-  slows_sms_ = model.slows_sms();
-  stretches_ = model.stretches_segments(plan);
-  throttles_ = model.throttles_clock();
+  slows_sms_ = needs.sm_spread;
+  stretches_ = needs.segment_stretch;
+  throttles_ = needs.clock;
   if (slows_sms_) ask_sm_spread(model);
   now_ = 0;
-  rated_ = model.shares_mac_rate();
+  rated_ = needs.shared_rate;
   progress_ = progress_at_ = 0;
   mac_ends_.clear();
   mac_starts_.clear();
@@ -117,8 +125,8 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   iter_now_ = IterNow{};
 }
 
-// CostModel::sm_spread of every SM, asked once per model and SM count (it is fixed for a model's
-// life, and a sweep runs many plans under one model on one GPU).
+// The model's Stretch::SmSpread of every SM, asked once per model and SM count (it is fixed for a
+// model's life, and a sweep runs many plans under one model on one GPU).
 void Simulator::ask_sm_spread(const CostModel& model) {
   const int64_t sms = opt_.sms * opt_.cluster_size;
   if (sm_spread_of_.model == model.id() && sm_spread_of_.slots == opt_.sms &&
@@ -128,7 +136,9 @@ void Simulator::ask_sm_spread(const CostModel& model) {
   sm_spread_of_ = SmSpreadKey{};  // a refusal below leaves no answers kept
   sm_spread_.resize(static_cast<size_t>(opt_.sms));
   for (int64_t s = 0; s < opt_.sms; ++s) {
-    sm_spread_[static_cast<size_t>(s)] = checked(model.sm_spread(s, sms), "sm_spread");
+    const LoopStart at{s, nullptr, CostContext{sms}};
+    sm_spread_[static_cast<size_t>(s)] =
+        checked(model.stretch(Stretch::SmSpread, *plan_, at), "sm_spread");
   }
   sm_spread_of_ = SmSpreadKey{model.id(), opt_.sms, sms};
 }
@@ -243,19 +253,19 @@ void Simulator::launch(int32_t which, double t) {
   const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
   if (ctas_.size() < static_cast<size_t>(resident)) ctas_.resize(static_cast<size_t>(resident));
   used_slots_ = 0;  // dispatch() resets each slot's state when it first uses it
-  const double start = t + checked(model_->launch_overhead(*plan_), "launch_overhead");
+  const double start = t + checked(fixed_.launch_overhead, "launch_overhead");
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain. All of the
   // first wave is placed before any CTA starts, so every one of them sees the same busy-SM count.
   const int64_t first_wave = resident;
   for (int64_t i = 0; i < first_wave; ++i) place(next_to_dispatch_++, i, i % opt_.sms);
   // (A CTA with no work exits at once and hands its slot to the next CTA.)
   for (int64_t i = 0; i < first_wave; ++i)
-    start_next_segment(i, start + checked(model_->cta_prologue(*plan_), "cta_prologue"));
+    start_next_segment(i, start + checked(fixed_.cta_prologue, "cta_prologue"));
 }
 
 void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
   place(cta, slot, sm);
-  start_next_segment(slot, t + checked(model_->cta_prologue(*plan_), "cta_prologue"));
+  start_next_segment(slot, t + checked(fixed_.cta_prologue, "cta_prologue"));
 }
 
 void Simulator::place(int64_t cta, int64_t slot, int64_t sm) {
@@ -310,14 +320,14 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double loop = checked(model_->mac(*plan_, c.seg, ctx), "mac");
+  const double loop = checked(mac_time(*model_, *plan_, c.seg, ctx), "mac");
   const double mac =
       loop * sm_slowdown(c.sm) * stretch(c) * (throttles_ ? fixed_clock(c, t, loop) : 1.0);
   sm_busy_[c.sm] += mac;
   c.t_mac_end = t + mac;
   switch (c.seg.role) {
     case Role::Whole: {
-      const double epi = checked(model_->epilogue(*plan_, c.seg, ctx), "epilogue");
+      const double epi = transfer_time(Transfer::Epilogue, c.seg, ctx);
       sm_busy_[c.sm] += epi;
       c.t_fixup_end = t + mac;
       c.phase = kAction;
@@ -325,7 +335,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
       break;
     }
     case Role::StorePartial: {
-      const double store = checked(model_->partial_store(*plan_, c.seg, ctx), "partial_store");
+      const double store = transfer_time(Transfer::PartialStore, c.seg, ctx);
       sm_busy_[c.sm] += store;
       c.t_fixup_end = t + mac + store;
       c.phase = kAction;
@@ -338,11 +348,10 @@ void Simulator::start_next_segment(int64_t cta, double t) {
         // Flags only grow: ready now means ready after the MAC loop, so the whole segment
         // (MAC, loads or accumulate, epilogue) completes without another event.
         const bool final = c.seg.role == Role::Final;
-        const double fixup =
-            final ? static_cast<double>(c.seg.load_slots) *
-                        checked(model_->partial_load(*plan_, c.seg, ctx), "partial_load")
-                  : checked(model_->partial_accumulate(*plan_, c.seg, ctx), "partial_accumulate");
-        const double epi = final ? checked(model_->epilogue(*plan_, c.seg, ctx), "epilogue") : 0.0;
+        const double fixup = final ? static_cast<double>(c.seg.load_slots) *
+                                         transfer_time(Transfer::PartialLoad, c.seg, ctx)
+                                   : transfer_time(Transfer::PartialAccumulate, c.seg, ctx);
+        const double epi = final ? transfer_time(Transfer::Epilogue, c.seg, ctx) : 0.0;
         sm_busy_[c.sm] += fixup + epi;
         c.t_fixup_end = t + mac + fixup;
         c.loads_done = final ? c.seg.load_slots : 1;
@@ -385,7 +394,7 @@ void Simulator::try_fixup(int64_t cta, double t) {
     // Everything awaited is loaded: the epilogue (Final) or the segment is complete.
     if (c.seg.role == Role::Final) {
       c.t_fixup_end = t;
-      const double epi = checked(model_->epilogue(*plan_, c.seg, context()), "epilogue");
+      const double epi = transfer_time(Transfer::Epilogue, c.seg, context());
       sm_busy_[c.sm] += epi;
       c.phase = kAction;
       queue_.push(t + epi, kPriorityWork, kSegmentDone, cta);
@@ -405,10 +414,9 @@ void Simulator::try_fixup(int64_t cta, double t) {
     return;
   }
   const CostContext ctx = context();
-  const double cost =
-      c.seg.role == Role::Accumulate
-          ? checked(model_->partial_accumulate(*plan_, c.seg, ctx), "partial_accumulate")
-          : checked(model_->partial_load(*plan_, c.seg, ctx), "partial_load");
+  const double cost = c.seg.role == Role::Accumulate
+                          ? transfer_time(Transfer::PartialAccumulate, c.seg, ctx)
+                          : transfer_time(Transfer::PartialLoad, c.seg, ctx);
   c.phase = kAction;
   if (c.seg.role == Role::Accumulate) {
     sm_busy_[c.sm] += cost;
@@ -455,7 +463,7 @@ void Simulator::signal(int64_t flag, int64_t amount, double t) {
   flags_[flag] += amount;
   // Wake every waiter whose condition now holds; keep the others listed in their order.
   int64_t* link = &waiters_head_[flag];
-  const double wake_at = t + checked(model_->flag_latency(*plan_), "flag_latency");
+  const double wake_at = t + checked(fixed_.flag_latency, "flag_latency");
   while (*link >= 0) {
     Cta& w = ctas_[*link];
     if (flag_ready(w)) {
@@ -588,8 +596,8 @@ inline void Simulator::mac_finished(int64_t cta, double t) {
   const CostContext ctx = context();
   if (c.seg.role == Role::Whole || c.seg.role == Role::StorePartial) {
     const double cost = c.seg.role == Role::Whole
-                            ? checked(model_->epilogue(*plan_, c.seg, ctx), "epilogue")
-                            : checked(model_->partial_store(*plan_, c.seg, ctx), "partial_store");
+                            ? transfer_time(Transfer::Epilogue, c.seg, ctx)
+                            : transfer_time(Transfer::PartialStore, c.seg, ctx);
     sm_busy_[c.sm] += cost;
     if (c.seg.role == Role::StorePartial) c.t_fixup_end = t + cost;
     c.phase = kAction;

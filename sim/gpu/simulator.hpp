@@ -100,6 +100,9 @@ class Simulator {
   int64_t awaited_flag(const Cta& c) const;
   void set_active(int64_t sm, int delta);
   CostContext context() const;
+  // Inline into its callers in simulator.cpp (a call per action cost more than it did).
+  [[gnu::always_inline]] inline double transfer_time(Transfer kind, const Segment& s,
+                                                     const CostContext& ctx) const;
   // Tracks which tile rows and columns have a segment in flight (the operand working set). A rated
   // model reads it: the loops in flight change rate now (progress is advanced to every event's
   // time before the event changes anything). Inline: it runs at every segment start and end.
@@ -119,7 +122,7 @@ class Simulator {
     }
   }
   void report_deadlock();
-  // Processor-shared MAC loops (models with shares_mac_rate()): see simulator.cpp.
+  // Processor-shared MAC loops (CostNeeds::shared_rate): see simulator.cpp.
   // The iteration time now: the last one looked up while the busy-SM count and the working set are
   // the same (most asks: the clock moved, nothing else), else looked up or asked.
   double iter_time_now() {
@@ -160,16 +163,17 @@ class Simulator {
   }
   void start_rated_mac(int64_t cta, double iters);
   void list_mac_end(int64_t cta, double iters, double clock);
-  // CostModel::segment_stretch of the CTA's segment (1 unless the plan's segments stretch).
+  // The model's Stretch::Segment of the CTA's segment (1 unless the plan's segments stretch).
   double stretch(const Cta& c) const {
-    return stretches_ ? checked_stretch(model_->segment_stretch(*plan_, c.seg)) : 1.0;
+    if (!stretches_) return 1.0;
+    return checked_stretch(model_->stretch(Stretch::Segment, *plan_, LoopStart{0, &c.seg}));
   }
-  // CostModel::clock_stretch of a loop starting at t whose iterations take `iter` there (1
+  // The model's Stretch::Clock of a loop starting at t whose iterations take `iter` there (1
   // unless the model throttles the clock).
   double clock_stretch(double t, double iter) const {
-    return throttles_
-               ? checked_stretch(model_->clock_stretch(*plan_, context(), t, iter), "clock_stretch")
-               : 1.0;
+    if (!throttles_) return 1.0;
+    const LoopStart at{0, nullptr, context(), t, iter};
+    return checked_stretch(model_->stretch(Stretch::Clock, *plan_, at), "clock_stretch");
   }
   double fixed_clock(const Cta& c, double t, double loop) const;
   // clock_stretch of a rated loop starting now. The loops of one start batch share the time, the
@@ -189,7 +193,7 @@ class Simulator {
     refuse_stretch(s, what);
   }
   [[noreturn, gnu::cold, gnu::noinline]] static void refuse_stretch(double s, const char* what);
-  double sm_slowdown(int64_t sm) const {  // CostModel::sm_spread at the busy share now
+  double sm_slowdown(int64_t sm) const {  // Stretch::SmSpread at the busy share now
     if (!slows_sms_) return 1.0;
     return 1.0 + sm_spread_[static_cast<size_t>(sm)] * static_cast<double>(busy_sms_) /
                      static_cast<double>(opt_.sms);
@@ -224,11 +228,12 @@ class Simulator {
   };
   IterNow iter_now_;
   bool track_working_set_ = false;
-  PanelLag panel_lag_;  // of the plan, when the model uses it
+  PanelLag panel_lag_;  // of the plan, when the model needs it
+  FixedCosts fixed_;    // of the plan
   bool slows_sms_ = false;
-  bool stretches_ = false;         // CostModel::stretches_segments(plan)
-  bool throttles_ = false;         // CostModel::throttles_clock()
-  std::vector<double> sm_spread_;  // CostModel::sm_spread per SM, when slows_sms_
+  bool stretches_ = false;         // CostNeeds::segment_stretch
+  bool throttles_ = false;         // CostNeeds::clock
+  std::vector<double> sm_spread_;  // Stretch::SmSpread per SM, when slows_sms_
   // The model (CostModel::id, 0: none) and SM count (slots, SMs) sm_spread_ holds the answers of.
   struct SmSpreadKey {
     uint64_t model = 0;

@@ -54,7 +54,7 @@ bool same_config(const Plan& a, const Plan& b) {
 // factor). 0 for other plans (not needed: split-K candidates hold
 // most of a large shape's events).
 double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
-  if (!model.costs_grow_with_load() || p.split_mode != SplitMode::FixedSplit ||
+  if (!model.load_bound(p, 1).costs_grow || p.split_mode != SplitMode::FixedSplit ||
       p.separate_reduction) {
     return 0;
   }
@@ -65,34 +65,38 @@ double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptio
     const UnitRange r = unit_range(p, s * p.split_tiles);
     seg.k_begin = r.begin;
     seg.k_end = r.end;
-    per_tile += model.mac(p, seg, least);
+    per_tile += mac_time(model, p, seg, least);
   }
-  const double fixup =
-      std::min(model.partial_store(p, seg, least), model.partial_accumulate(p, seg, least));
-  per_tile += static_cast<double>(p.splits - 1) * fixup + model.epilogue(p, seg, least);
-  return model.launch_overhead(p) +
+  const double fixup = std::min(model.transfer(Transfer::PartialStore, p, seg, least),
+                                model.transfer(Transfer::PartialAccumulate, p, seg, least));
+  per_tile +=
+      static_cast<double>(p.splits - 1) * fixup + model.transfer(Transfer::Epilogue, p, seg, least);
+  return model.fixed_costs(p).launch_overhead +
          static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
 }
 
 // The least simulated time (before the makespan factor) plan `p` can take under a model whose
-// costs grow with load (0 under others), the most of three bounds, each after the launch:
+// costs grow with load (CostModel::load_bound; 0 under others), the most of three bounds, each
+// after the launch:
 // - the CTA slots share the work: every MAC iteration at least_iter_time at one busy SM, every
 //   action (epilogue, partial store or add) at one busy SM, every CTA's prologue;
 // - CTA 0 runs its own segments one after another (after its prologue), as cheap as that;
-// - under a shared MAC rate (CostModel::shares_mac_rate: a loop runs at the iteration time of the
+// - under a shared MAC rate (CostNeeds::shared_rate: a loop runs at the iteration time of the
 //   SMs busy at each instant), the chip's iteration throughput is at most that of all SMs busy
 //   (least_iter_time's promise), so every iteration takes least_iter_time at all SMs / slots;
 // and at least split_k_lower_bound. Flag waits and partial loads count as free.
 double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) {
-  if (!model.costs_grow_with_load()) return 0;
+  const LoadBound alone = model.load_bound(p, 1);
+  if (!alone.costs_grow) return 0;
   const int64_t all_sms = opt.sms * opt.cluster_size;
-  const double iter = model.least_iter_time(p, 1);
+  const double iter = alone.least_iter_time;
   const CostContext least{all_sms, 1, 1, 1};
   Segment seg;
-  const double epilogue = model.epilogue(p, seg, least);
-  const double store = model.partial_store(p, seg, least);
-  const double accumulate = model.partial_accumulate(p, seg, least);
-  const double prologue = model.cta_prologue(p);
+  const double epilogue = model.transfer(Transfer::Epilogue, p, seg, least);
+  const double store = model.transfer(Transfer::PartialStore, p, seg, least);
+  const double accumulate = model.transfer(Transfer::PartialAccumulate, p, seg, least);
+  const FixedCosts fixed = model.fixed_costs(p);
+  const double prologue = fixed.cta_prologue;
   const double iters = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles);
   const double work = iters * iter + static_cast<double>(p.tiles) * epilogue +
                       static_cast<double>(p.grid) * prologue;
@@ -106,9 +110,10 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
     chain += static_cast<double>(segment_iters(seg)) * iter + action;
   }
   const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
-  const double throughput =
-      model.shares_mac_rate() ? iters * model.least_iter_time(p, all_sms) / slots : 0.0;
-  return std::max(model.launch_overhead(p) + std::max({work / slots, chain, throughput}),
+  const double throughput = model.needs(p).shared_rate
+                                ? iters * model.load_bound(p, all_sms).least_iter_time / slots
+                                : 0.0;
+  return std::max(fixed.launch_overhead + std::max({work / slots, chain, throughput}),
                   split_k_lower_bound(p, model, opt));
 }
 

@@ -12,33 +12,30 @@
 
 namespace {
 
-// Every action costs 1 except the one chosen, which costs `bad`.
+// Every action costs 1 (a MAC loop too: kIters k-tiles of 1 / kIters) except the one chosen, which
+// costs `bad` (a MAC loop: kIters x bad / kIters).
+constexpr double kIters = 16;  // k-tiles of a tile of the plans below
+
 class FakeModel final : public lw::CostModel {
  public:
   FakeModel(std::string which, double bad) : which_(std::move(which)), bad_(bad) {}
-  double mac(const lw::Plan&, const lw::Segment&, const lw::CostContext&) const override {
-    return cost("mac");
+  lw::CostNeeds needs(const lw::Plan&) const override {
+    lw::CostNeeds n;
+    n.segment_stretch = which_ == "segment_stretch";
+    n.clock = which_ == "clock_stretch";
+    return n;
   }
-  double epilogue(const lw::Plan&, const lw::Segment&, const lw::CostContext&) const override {
-    return cost("epilogue");
+  double iter_time(const lw::Plan&, const lw::CostContext&) const override {
+    return cost("mac") / kIters;
   }
-  double partial_store(const lw::Plan&, const lw::Segment&, const lw::CostContext&) const override {
-    return cost("partial_store");
+  double transfer(lw::Transfer kind, const lw::Plan&, const lw::Segment&,
+                  const lw::CostContext&) const override {
+    return cost(lw::transfer_name(kind));
   }
-  double partial_load(const lw::Plan&, const lw::Segment&, const lw::CostContext&) const override {
-    return cost("partial_load");
+  lw::FixedCosts fixed_costs(const lw::Plan&) const override {
+    return lw::FixedCosts{cost("flag_latency"), 0.0, 0.0};
   }
-  double partial_accumulate(const lw::Plan&, const lw::Segment&,
-                            const lw::CostContext&) const override {
-    return cost("partial_accumulate");
-  }
-  double flag_latency(const lw::Plan&) const override { return cost("flag_latency"); }
-  bool stretches_segments(const lw::Plan&) const override { return which_ == "segment_stretch"; }
-  double segment_stretch(const lw::Plan&, const lw::Segment&) const override { return bad_; }
-  bool throttles_clock() const override { return which_ == "clock_stretch"; }
-  double clock_stretch(const lw::Plan&, const lw::CostContext&, double, double) const override {
-    return bad_;
-  }
+  double stretch(lw::Stretch, const lw::Plan&, const lw::LoopStart&) const override { return bad_; }
   std::string time_unit() const override { return "iter"; }
 
  private:

@@ -20,6 +20,11 @@ constexpr double kOff = 1e15;  // a pipe rate so high it costs nothing
 // The context of `busy` busy SMs on the H200 (no working set).
 CostContext busy_sms(int64_t busy) { return CostContext{132, busy}; }
 
+// The model's clock stretch of a loop of plan `p` starting at t in context `c`, k-tiles of `iter`.
+double clock(const CostModel& m, const Plan& p, const CostContext& c, double t, double iter) {
+  return m.stretch(Stretch::Clock, p, LoopStart{0, nullptr, c, t, iter});
+}
+
 Plan plan_for(const TileShape& t, int64_t k) {
   return plan_data_parallel(Problem{4096, 4096, k}, t, GpuShape{132, 1}, false).plan;
 }
@@ -121,9 +126,9 @@ TEST_CASE("epilogue and fixup costs scale with tile area") {
   const auto m = make_model("calibrated", {{"epilogue_us", 2.0}, {"store_us", 3.0}}, h200);
   const Segment s;
   const CostContext c{132, 132};
-  CHECK(m->epilogue(plan_for(kSquare, 4096), s, c) == doctest::Approx(2.0));
-  CHECK(m->epilogue(plan_for(kWide, 4096), s, c) == doctest::Approx(4.0));
-  CHECK(m->partial_store(plan_for(kWide, 4096), s, c) == doctest::Approx(6.0));
+  CHECK(m->transfer(Transfer::Epilogue, plan_for(kSquare, 4096), s, c) == doctest::Approx(2.0));
+  CHECK(m->transfer(Transfer::Epilogue, plan_for(kWide, 4096), s, c) == doctest::Approx(4.0));
+  CHECK(m->transfer(Transfer::PartialStore, plan_for(kWide, 4096), s, c) == doctest::Approx(6.0));
 }
 
 TEST_CASE("tiles written and read at segment ends share tile_io_gb_per_s among the busy SMs") {
@@ -141,11 +146,11 @@ TEST_CASE("tiles written and read at segment ends share tile_io_gb_per_s among t
   // 0.32768 us to the 1 us epilogue; an fp32 partial (65,536 B) 0.65536 us to a store or a load;
   // an in-place add reads and writes it, 1.31072 us. One busy SM: a tenth.
   const CostContext ten{132, 10};
-  CHECK(m->epilogue(p, s, ten) == doctest::Approx(1.32768));
-  CHECK(m->partial_store(p, s, ten) == doctest::Approx(1.65536));
-  CHECK(m->partial_load(p, s, ten) == doctest::Approx(1.65536));
-  CHECK(m->partial_accumulate(p, s, ten) == doctest::Approx(2.31072));
-  CHECK(m->epilogue(p, s, CostContext{132, 1}) == doctest::Approx(1.032768));
+  CHECK(m->transfer(Transfer::Epilogue, p, s, ten) == doctest::Approx(1.32768));
+  CHECK(m->transfer(Transfer::PartialStore, p, s, ten) == doctest::Approx(1.65536));
+  CHECK(m->transfer(Transfer::PartialLoad, p, s, ten) == doctest::Approx(1.65536));
+  CHECK(m->transfer(Transfer::PartialAccumulate, p, s, ten) == doctest::Approx(2.31072));
+  CHECK(m->transfer(Transfer::Epilogue, p, s, CostContext{132, 1}) == doctest::Approx(1.032768));
 }
 
 TEST_CASE("a cluster tile whose shared panel is partly out of bounds stretches its MAC loop") {
@@ -170,15 +175,16 @@ TEST_CASE("a cluster tile whose shared panel is partly out of bounds stretches i
   CHECK(traffic::max_cluster_oob_share(plan_for(kSquare, 4096)) == 0.0);  // 1x1: none shared
 
   const auto off = make_model("calibrated", {}, h200);
-  CHECK_FALSE(off->stretches_segments(p21));  // the declared default: the term off
+  CHECK_FALSE(off->needs(p21).segment_stretch);  // the declared default: the term off
   const auto on = make_model("calibrated", {{"cluster_oob_stretch", 0.6}}, h200);
-  CHECK(on->stretches_segments(p21));
-  CHECK_FALSE(on->stretches_segments(plan_for(kSquare, 4096)));
+  CHECK(on->needs(p21).segment_stretch);
+  CHECK_FALSE(on->needs(plan_for(kSquare, 4096)).segment_stretch);
   Segment s;
   s.tile = last_column;
-  CHECK(on->segment_stretch(p21, s) == doctest::Approx(1.0 + 0.6 * 144.0 / 304.0));
+  CHECK(on->stretch(Stretch::Segment, p21, LoopStart{0, &s}) ==
+        doctest::Approx(1.0 + 0.6 * 144.0 / 304.0));
   s.tile = 0;
-  CHECK(on->segment_stretch(p21, s) == 1.0);
+  CHECK(on->stretch(Stretch::Segment, p21, LoopStart{0, &s}) == 1.0);
 }
 
 TEST_CASE("the power limit stretches MAC loops by chip share, tensor share and start time") {
@@ -186,27 +192,27 @@ TEST_CASE("the power limit stretches MAC loops by chip share, tensor share and s
   const Plan p = plan_for(kSquare, 4096);
   // Only the tensor pipe costs (the others off), so its share of a k-tile is 1.
   ParamValues v = {{"mma_tflops_per_sm", 5.0}, {"l2_lines_per_us", kOff}, {"dram_gb_per_s", kOff}};
-  CHECK_FALSE(make_model("calibrated", v, h200)->throttles_clock());  // the declared default: off
+  CHECK_FALSE(make_model("calibrated", v, h200)->needs(p).clock);  // the declared default: off
   v["power_throttle"] = 0.4;
   v["power_boost_us"] = 1500.0;
   const auto on = make_model("calibrated", v, h200);
-  REQUIRE(on->throttles_clock());
+  REQUIRE(on->needs(p).clock);
   CostContext full;
   full.sms = full.busy_sms = 132;
   CostContext half = full;
   half.busy_sms = 66;
   // r(x) = x^2 / (1 + x^2): 0 at the start, 1/2 at power_boost_us, 4/5 at twice it.
   const double iter = on->iter_time(p, full);
-  CHECK(on->clock_stretch(p, full, 0.0, iter) == 1.0);
-  CHECK(on->clock_stretch(p, full, 1500.0, iter) == doctest::Approx(1.0 + 0.4 * 0.5));
-  CHECK(on->clock_stretch(p, half, 1500.0, iter) == doctest::Approx(1.0 + 0.4 * 0.5 * 0.5));
-  CHECK(on->clock_stretch(p, full, 3000.0, iter) == doctest::Approx(1.0 + 0.4 * 0.8));
+  CHECK(clock(*on, p, full, 0.0, iter) == 1.0);
+  CHECK(clock(*on, p, full, 1500.0, iter) == doctest::Approx(1.0 + 0.4 * 0.5));
+  CHECK(clock(*on, p, half, 1500.0, iter) == doctest::Approx(1.0 + 0.4 * 0.5 * 0.5));
+  CHECK(clock(*on, p, full, 3000.0, iter) == doctest::Approx(1.0 + 0.4 * 0.8));
   // A k-tile the DRAM pipe sets: the tensor pipe's share of it, here 1/2, scales the drop.
   v["dram_gb_per_s"] = 1.0;
   const auto mixed = make_model("calibrated", v, h200);
   const double share = 2.0 * 128 * 128 * 64 / 5e12 * 1e6 / mixed->iter_time(p, full);
   REQUIRE(share < 0.5);
-  CHECK(mixed->clock_stretch(p, full, 1500.0, mixed->iter_time(p, full)) ==
+  CHECK(clock(*mixed, p, full, 1500.0, mixed->iter_time(p, full)) ==
         doctest::Approx(1.0 + 0.4 * share * 0.5));
 }
 
@@ -253,6 +259,16 @@ TEST_CASE("the simulator runs a stretched cluster tile's MAC loop that much long
   // 10 k-tiles of 2 x 128 x 176 x 64 FLOPs at 5 TFLOP/s: 10 x 0.576717 us.
   CHECK(plain == doctest::Approx(10 * 2.0 * 128 * 176 * 64 / 5e12 * 1e6));
   CHECK(stretched == doctest::Approx(plain * (1.0 + 0.6 * 144.0 / 304.0)));
+}
+
+TEST_CASE("iter_unaligned_us reaches only problems without vector loads") {
+  const ParamSpec& unaligned = find_param(find_model("calibrated"), "iter_unaligned_us");
+  const bool declared = unaligned.reaches != nullptr;
+  REQUIRE(declared);
+  CHECK_FALSE(unaligned.reaches(Problem{4096, 4096, 4096}));  // K % 8 == 0: vector loads
+  CHECK(unaligned.reaches(Problem{4096, 4096, 4100}));
+  const bool every_problem = find_param(find_model("calibrated"), "epilogue_us").reaches == nullptr;
+  CHECK(every_problem);
 }
 
 }  // namespace lw

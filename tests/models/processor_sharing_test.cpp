@@ -12,21 +12,21 @@ namespace {
 // A rated model whose every action but the MAC loop is free; a MAC iteration takes `per_iter(c)`.
 class FreeActionsModel : public CostModel {
  public:
-  double mac(const Plan& p, const Segment& s, const CostContext& c) const override {
-    return static_cast<double>(segment_iters(s)) * iter_time(p, c);
+  CostNeeds needs(const Plan&) const override {
+    CostNeeds n;
+    n.shared_rate = true;
+    n.working_set = reads_working_set();
+    return n;
   }
-  double epilogue(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_store(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_load(const Plan&, const Segment&, const CostContext&) const override { return 0; }
-  double partial_accumulate(const Plan&, const Segment&, const CostContext&) const override {
+  double transfer(Transfer, const Plan&, const Segment&, const CostContext&) const override {
     return 0;
   }
-  bool shares_mac_rate() const override { return true; }
   double iter_time(const Plan&, const CostContext& c) const override { return per_iter(c); }
   std::string time_unit() const override { return "us"; }
 
  private:
   virtual double per_iter(const CostContext& c) const = 0;
+  virtual bool reads_working_set() const { return false; }
 };
 
 // One MAC iteration takes `busy SMs` us.
@@ -36,10 +36,7 @@ class BusyModel final : public FreeActionsModel {
 
 // One MAC iteration takes `distinct tile rows in flight` us.
 class RowsModel final : public FreeActionsModel {
- public:
-  bool uses_working_set() const override { return true; }
-
- private:
+  bool reads_working_set() const override { return true; }
   double per_iter(const CostContext& c) const override {
     return static_cast<double>(c.active_tile_rows);
   }

@@ -32,15 +32,16 @@ TEST_CASE("roofline: compute-bound alone, bandwidth-bound when every SM streams"
   const auto model = make_model("roofline", {}, h200);
   const Plan p = big_plan();
   const Segment s = iterations(10);
-  const double alone = model->mac(p, s, CostContext{132, 1});
-  const double two = model->mac(p, s, CostContext{132, 2});
-  const double most = model->mac(p, s, CostContext{132, 100});
-  const double full = model->mac(p, s, CostContext{132, 132});
+  const double alone = mac_time(*model, p, s, CostContext{132, 1});
+  const double two = mac_time(*model, p, s, CostContext{132, 2});
+  const double most = mac_time(*model, p, s, CostContext{132, 100});
+  const double full = mac_time(*model, p, s, CostContext{132, 132});
   CHECK(alone > 0);
   CHECK(two == doctest::Approx(alone));  // compute-bound: sharing bandwidth with one more is free
   CHECK(full > alone);                   // bandwidth-bound at full occupancy
   CHECK(full == doctest::Approx(most * 132.0 / 100.0));  // processor sharing: ~ busy SMs
-  CHECK(model->epilogue(p, s, CostContext{132, 132}) > model->epilogue(p, s, CostContext{132, 1}));
+  CHECK(model->transfer(Transfer::Epilogue, p, s, CostContext{132, 132}) >
+        model->transfer(Transfer::Epilogue, p, s, CostContext{132, 1}));
   CHECK(model->time_unit() == "us");
 
   // With ample bandwidth the same GPU stays compute-bound at full occupancy.
@@ -48,11 +49,11 @@ TEST_CASE("roofline: compute-bound alone, bandwidth-bound when every SM streams"
   wide.dram_tb_per_s *= 100;
   wide.l2_tb_per_s *= 100;
   const auto wide_model = make_model("roofline", {}, wide);
-  CHECK(wide_model->mac(p, s, CostContext{132, 132}) == doctest::Approx(alone));
+  CHECK(mac_time(*wide_model, p, s, CostContext{132, 132}) == doctest::Approx(alone));
   // More tensor efficiency makes the compute-bound case faster, not the bandwidth-bound one.
   const auto fast = make_model("roofline", {{"tensor_efficiency", 1.0}}, h200);
-  CHECK(fast->mac(p, s, CostContext{132, 1}) < alone);
-  CHECK(fast->mac(p, s, CostContext{132, 132}) == doctest::Approx(full));
+  CHECK(mac_time(*fast, p, s, CostContext{132, 1}) < alone);
+  CHECK(mac_time(*fast, p, s, CostContext{132, 132}) == doctest::Approx(full));
 }
 
 TEST_CASE("roofline works for every preset without measurements") {
@@ -60,8 +61,8 @@ TEST_CASE("roofline works for every preset without measurements") {
     const GpuSpec g = gpu_preset(name);
     const auto model = make_model("roofline", {}, g);
     const Plan p = big_plan();
-    CHECK(model->mac(p, iterations(1), CostContext{g.sms, g.sms}) > 0);
-    CHECK(model->cta_prologue(p) > 0);
+    CHECK(mac_time(*model, p, iterations(1), CostContext{g.sms, g.sms}) > 0);
+    CHECK(model->fixed_costs(p).cta_prologue > 0);
   }
 }
 
@@ -86,7 +87,7 @@ TEST_CASE("registry: roofline and calibrated are registered; unknown parameters 
   write_file_atomically(dir + "/good.json",
                         R"({"model":"calibrated","params":{"mma_tflops_per_sm":0.5}})");
   const auto m = make_model_from_file(dir + "/good.json", {}, h200);
-  CHECK(m->mac(big_plan(), iterations(1), CostContext{132, 1}) > 2.0);
+  CHECK(mac_time(*m, big_plan(), iterations(1), CostContext{132, 1}) > 2.0);
 }
 
 }  // namespace lw
