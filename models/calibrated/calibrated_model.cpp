@@ -1,22 +1,6 @@
-// `calibrated` model: tile-aware. One MAC iteration (k-tile) costs the slowest of six pipes,
-// each derived from what the k-tile computes and moves — tensor FLOPs and shared-memory operand
-// reads at the SM's rates; L2 requests, DRAM bytes and out-of-bounds box rows at the busy SMs'
-// share of the GPU's throughput; the load latency over the kernel's ring of stages — smoothly
-// combined (the L2 pipe charged for split sectors too when a row pitch is not 32-byte aligned),
-// plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids
-// vector loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
-// (traffic::working_set_dram_fraction; the next wave reuses a panel slice if what one wave loads
-// fits in it when wave_reuse_scale > 0), a Stream-K plan's panel reuse gaps as well when
-// reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
-// rule. SMs run at spread speeds (sm_spread), and slower once the power limit lowers the clock
-// (clock_stretch, when power_throttle > 0). Fixups and epilogues scale with the tile's area, plus
-// their tile bytes at the busy SMs' share of tile_io_gb_per_s (priced at the action's start). MAC
-// loops are processor-shared (CostNeeds::shared_rate): the simulator re-rates them on every change
-// of busy SMs and working set. The constants (prologue, pipeline restarts in the fixups) were
-// fitted for one k step, the model file's "tile": tiles of another k step are refused
-// (config_error). Clusters 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B
-// requests by cluster.m (multicast); a file that lists the clusters its measurements covered
-// ("clusters") refuses the others.
+// The `calibrated` cost model: a k-tile costs the slowest of six smoothly combined pipes, plus
+// fixed costs; fixups and epilogues scale with tile area and bytes. How each term is priced:
+// the comment above the model class below.
 #include "models/calibrated/calibrated_model.hpp"
 
 #include <algorithm>
@@ -97,6 +81,25 @@ double combine_pipes(double mma, double l2, double dram, double oob, double smem
                              fourth(latency)));
 }
 
+// How the `calibrated` model prices a plan (tile-aware). One MAC iteration (k-tile) costs the
+// slowest of six pipes, each derived from what the k-tile computes and moves — tensor FLOPs and
+// shared-memory operand reads at the SM's rates; L2 requests, DRAM bytes and out-of-bounds box rows
+// at the busy SMs' share of the GPU's throughput; the load latency over the kernel's ring of stages
+// — smoothly combined (the L2 pipe charged for split sectors too when a row pitch is not 32-byte
+// aligned), plus fixed costs per k-tile (one more in a cluster) and a penalty when K forbids vector
+// loads. The DRAM bytes follow the working set in flight when l2_reuse_mib > 0
+// (traffic::working_set_dram_fraction; the next wave reuses a panel slice if what one wave loads
+// fits in it when wave_reuse_scale > 0), a Stream-K plan's panel reuse gaps as well when
+// reuse_lag_scale > 0 (traffic::gap_dram_fraction, against reuse_lag_l2_mib), else the footprint
+// rule. SMs run at spread speeds (sm_spread), and slower once the power limit lowers the clock
+// (clock_stretch, when power_throttle > 0). Fixups and epilogues scale with the tile's area, plus
+// their tile bytes at the busy SMs' share of tile_io_gb_per_s (priced at the action's start). MAC
+// loops are processor-shared (CostNeeds::shared_rate): the simulator re-rates them on every change
+// of busy SMs and working set. The constants (prologue, pipeline restarts in the fixups) were
+// fitted for one k step, the model file's "tile": tiles of another k step are refused
+// (config_error). Clusters 1x1, 2x1 and 1x2: a CTA's A requests are divided by cluster.n and its B
+// requests by cluster.m (multicast); a file that lists the clusters its measurements covered
+// ("clusters") refuses the others.
 namespace {
 
 class CalibratedModel final : public CostModel {
