@@ -14,7 +14,7 @@ namespace lw::cuda {
 // into L2 around each box row it reads. Rows whose pitch is a whole number of 128-byte lines
 // (K % 64 == 0) take 256 B; other rows straddle lines, and 256 B then fetches lines no box reads:
 // on the H200, 1x1 configs ran 14-16 % faster with 128 B at K % 64 != 0 (docs/PERFORMANCE.md,
-// round 6; `lastwave-bench --l2-promotion` measures any other).
+// "Squares and K % 64 != 0"; `lastwave-bench --l2-promotion` measures any other).
 constexpr int kAlignedRowL2PromotionBytes = 256;
 constexpr int kMisalignedRowL2PromotionBytes = 128;
 

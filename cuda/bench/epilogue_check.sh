@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The TMA-store epilogue's before/after tables (docs/PERFORMANCE.md, "Kernels, round 4"): each named
+# The TMA-store epilogue's before/after tables (docs/CHANGELOG.md, step 4; the tables in git
+# history of docs/PERFORMANCE.md; the store-bound one in its "Store-bound GEMMs"): each named
 # shape set timed by two builds in turn (cuda/bench/before_after.sh), cuBLAS in every row.
 # Usage: cuda/bench/epilogue_check.sh BEFORE_BIN AFTER_BIN OUT_DIR SET... where SET is one of
 #   store    configs/shapes/store-bound.csv (K <= 64, M*N >= 16 M), dp family, the wide tiles

@@ -59,7 +59,7 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
 // the epilogue. Frames of 64 rows and at most kAlternateKMaxCols columns split the MAC loop
 // differently: the two consumers take alternate k-tiles, each multiplying the whole frame width,
 // and add their halves together afterwards, since one wgmma of n16..n64 does a k-tile in far
-// fewer issue slots and shared-memory reads than two of n8..n32 (docs/PERFORMANCE.md, round 8).
+// fewer issue slots and shared-memory reads than two of n8..n32 (docs/PERFORMANCE.md, losses).
 // Swapped tiles keep the column split (their frames' 64 rows are B's; alternating measured 1-2 %
 // slower there). Read by cuda/kernel/config.hpp and by the cost model's shared-memory traffic
 // (models/roofline/traffic.hpp).
