@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The misaligned-K table of docs/PERFORMANCE.md from one lastwave-bench CSV: for every shape whose K
+"""The misaligned-K table (docs/PERFORMANCE.md quotes its summary lines; the tables are in that
+file's git history) from one lastwave-bench CSV: for every shape whose K
 is not a multiple of 64 and whose partner (same M, N, K rounded up to 64) is in the file, the fastest
 config of each against the other (what the misalignment costs) and against cuBLAS. The SM clock
 read after each best row is printed beside it (a power-throttled row runs slower). Rows are taken

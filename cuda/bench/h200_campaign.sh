@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The H200 measurement campaign behind configs/measurements and docs/PERFORMANCE.md: calibration
+# The H200 measurement campaign behind configs/measurements and ladder step 1 (docs/CHANGELOG.md,
+# "Kernels, round by round"; its tables in the git history of docs/PERFORMANCE.md): calibration
 # sweep (132 SMs and green-context partitions), benchmark table, traces, then the GPU suite and
 # compute-sanitizer. Usage: cuda/bench/h200_campaign.sh BIN_DIR OUT_DIR
 set -uo pipefail
