@@ -60,10 +60,10 @@ class CostModel {
   }
   const ResidualTrees* residual_trees() const { return residual_.get(); }
   double makespan_factor(const Plan& p, int64_t sms) const;
-  // makespan_factor of plans[0..n) on `sms` SMs, written to factors[0..n): the same values, to
-  // the bit, computed together (the plans of one shape, tile and cluster share most of the trees'
-  // walk).
-  void makespan_factors(const Plan* plans, size_t n, int64_t sms, double* factors) const;
+  // makespan_factor of plans[i] on sms[i] SMs for i < n, written to factors[0..n): the same
+  // values, to the bit, computed together (the trees walked once for them all; the plans of one
+  // shape, tile and cluster share most of each walk).
+  void makespan_factors(const Plan* plans, const int64_t* sms, size_t n, double* factors) const;
 
   // Tells this model from every other one built in the process (a copy shares it: the same
   // answers), so that a cache across runs (the simulator's sm_spread answers) serves one model
@@ -106,7 +106,7 @@ inline double CostModel::makespan_factor(const Plan& p, int64_t sms) const {
   return residual_->factor(p, sms, residual_->uses_ideal() ? ideal_makespan(*this, p, sms) : 0.0);
 }
 
-inline void CostModel::makespan_factors(const Plan* plans, size_t n, int64_t sms,
+inline void CostModel::makespan_factors(const Plan* plans, const int64_t* sms, size_t n,
                                         double* factors) const {
   if (!residual_) {
     std::fill(factors, factors + n, 1.0);
@@ -116,7 +116,7 @@ inline void CostModel::makespan_factors(const Plan* plans, size_t n, int64_t sms
   xs.clear();
   for (size_t i = 0; i < n; ++i) {
     xs.push_back(residual_features(
-        plans[i], sms, residual_->uses_ideal() ? ideal_makespan(*this, plans[i], sms) : 0.0));
+        plans[i], sms[i], residual_->uses_ideal() ? ideal_makespan(*this, plans[i], sms[i]) : 0.0));
   }
   residual_->remember_log_factors(xs.data(), xs.size(), factors);
   for (size_t i = 0; i < n; ++i) factors[i] = std::exp(factors[i]);  // as ResidualTrees::factor

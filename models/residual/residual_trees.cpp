@@ -151,10 +151,10 @@ void ResidualTrees::flatten() {
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const Node& n = nodes_[i];
     const auto self = static_cast<uint32_t>(i);
+    const bool stays = n.feature < 0 || ((kDecompositionFeatures >> n.feature) & 1u) != 0;
     turns_.push_back(
-        n.feature < 0
-            ? Turn{0, 0.0f, {self, self}}
-            : Turn{static_cast<uint32_t>(n.feature), n.threshold, {n.child[0], n.child[1]}});
+        stays ? Turn{0, 0.0f, {self, self}}
+              : Turn{static_cast<uint32_t>(n.feature), n.threshold, {n.child[0], n.child[1]}});
   }
 }
 
@@ -360,80 +360,112 @@ double ResidualTrees::cached_log_factor(const ResidualFeatures& x) const {
 
 void ResidualTrees::remember_log_factors(const ResidualFeatures* xs, size_t n,
                                          double* log_factors) const {
-  thread_local std::vector<const ResidualFeatures*> todo;
-  thread_local std::vector<uint32_t> at;  // todo-major: todo.size() x trees
-  todo.clear();
-  const auto same = [](const ResidualFeatures& a, const ResidualFeatures& b) {
-    return std::memcmp(a.data(), b.data(), sizeof(float) * a.size()) == 0;
-  };
-  for (size_t i = 0; i < n; ++i) {  // each vector once (plans of two decompositions may be one)
-    if (answers.find(id_, xs[i]) != nullptr) continue;
-    if (std::none_of(todo.begin(), todo.end(), [&](const auto* y) { return same(*y, xs[i]); })) {
-      todo.push_back(&xs[i]);
-    }
-  }
-  if (!todo.empty()) {
-    // The partial walk of the first; the others share it when they differ from it only in the
-    // decomposition features (else they are walked on their own).
-    const PartialWalk& w = partial_walk(*todo[0]);
-    const auto shares = [&](const ResidualFeatures& x) {
-      for (size_t f = 0; f < x.size(); ++f) {
-        if (((kDecompositionFeatures >> f) & 1u) == 0 && std::memcmp(&x[f], &w.x[f], 4) != 0) {
-          return false;
-        }
-      }
-      return true;
-    };
-    const size_t trees = roots_.size();
-    size_t shared = 0;
-    for (size_t i = 0; i < todo.size(); ++i) {
-      if (shares(*todo[i])) std::swap(todo[i], todo[shared++]);
-    }
-    // Tree by tree, every shared vector's walk from the tree's stop, kLanes at a time in step: a
-    // tree's nodes are loaded once for them all, and a turn is no branch (a walk at its leaf
-    // stays there) until no lane moves.
-    constexpr size_t kLanes = 16;
-    thread_local std::vector<ResidualFeatures> x;
-    x.clear();
-    for (size_t i = 0; i < shared; ++i) x.push_back(*todo[i]);
-    at.resize(shared * trees);
-    for (size_t i = 0; i < shared; ++i) {
-      std::memcpy(&at[i * trees], w.stop.data(), sizeof(uint32_t) * trees);
-    }
-    const Turn* turns = turns_.data();
-    for (size_t first = 0; first < shared; first += kLanes) {
-      const size_t lanes = std::min(kLanes, shared - first);
-      const ResidualFeatures* lane_x = &x[first];
-      for (const uint32_t t : w.open) {
-        std::array<uint32_t, kLanes> k;
-        k.fill(w.stop[t]);
-        bool inner = true;
-        while (inner) {
-          inner = false;
-          for (size_t i = 0; i < lanes; ++i) {
-            const Turn& n = turns[k[i]];
-            const uint32_t next = n.child[!(lane_x[i][n.feature] < n.threshold)];
-            inner |= next != k[i];
-            k[i] = next;
-          }
-        }
-        for (size_t i = 0; i < lanes; ++i) at[(first + i) * trees + t] = k[i];
-      }
-    }
-    for (size_t i = 0; i < todo.size(); ++i) {
-      double sum = base_;
-      if (i < shared) {
-        for (size_t t = 0; t < trees; ++t) sum += values_[at[i * trees + t]];  // in tree order
-      } else {
-        sum = log_factor_from(partial_walk(*todo[i]), *todo[i]);
-      }
-      answers.add(id_, *todo[i], sum);
-    }
-  }
-  if (log_factors == nullptr) return;
+  thread_local std::vector<double> sums;
+  sums.resize(n);
+  walk_together(xs, n, sums.data());
   for (size_t i = 0; i < n; ++i) {
-    const Answer* a = answers.find(id_, xs[i]);
-    log_factors[i] = a != nullptr ? a->log_factor : cached_log_factor(xs[i]);
+    if (answers.find(id_, xs[i]) == nullptr) answers.add(id_, xs[i], sums[i]);
+  }
+  if (log_factors != nullptr) std::copy(sums.begin(), sums.end(), log_factors);
+}
+
+// Tree by tree, every vector: a tree's nodes are loaded once for them all. The vectors are grouped
+// by their features outside the decomposition ones (a group: one shape, tile, cluster and SM
+// count); a group walks each tree as one while its nodes read those shared features, and forks
+// where a node reads a decomposition feature that sends some of its vectors left and others
+// right, so a tree costs a group its distinct paths, not one walk per vector. Each vector's sum
+// runs in tree order, as log_factor adds.
+void ResidualTrees::walk_together(const ResidualFeatures* xs, size_t n, double* sums) const {
+  thread_local std::vector<ResidualFeatures> keys, grouped;  // keys: per group, decomposition 0
+  thread_local std::vector<uint32_t> group_of, lanes, group_end;
+  keys.clear();
+  group_of.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    ResidualFeatures key = xs[i];
+    for (size_t f = 0; f < key.size(); ++f) {
+      if ((kDecompositionFeatures >> f) & 1u) key[f] = 0.0f;
+    }
+    size_t g = 0;
+    while (g < keys.size() && std::memcmp(keys[g].data(), key.data(), sizeof(key)) != 0) ++g;
+    if (g == keys.size()) keys.push_back(key);
+    group_of[i] = static_cast<uint32_t>(g);
+  }
+  group_end.assign(keys.size(), 0);  // counting sort of the vectors by group
+  for (size_t i = 0; i < n; ++i) ++group_end[group_of[i]];
+  for (size_t g = 1; g < keys.size(); ++g) group_end[g] += group_end[g - 1];
+  lanes.resize(n);
+  for (size_t i = n; i-- > 0;) lanes[--group_end[group_of[i]]] = static_cast<uint32_t>(i);
+  for (size_t g = 0; g < keys.size(); ++g)
+    group_end[g] = g + 1 < keys.size() ? group_end[g + 1] : n;
+  grouped.resize(n);
+  for (size_t l = 0; l < n; ++l) grouped[l] = xs[lanes[l]];
+  thread_local std::vector<double> sum;  // per lane (grouped order)
+  sum.assign(n, base_);
+  thread_local std::vector<uint32_t> at;  // per group: where its shared walk stops
+  const Turn* turns = turns_.data();
+  for (const uint32_t root : roots_) {
+    // The groups' shared walks in step (independent loads overlap; a turn is no branch).
+    at.assign(keys.size(), root);
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (size_t g = 0; g < keys.size(); ++g) {
+        const Turn& t = turns[at[g]];
+        const uint32_t next = t.child[!(keys[g][t.feature] < t.threshold)];
+        moved |= next != at[g];
+        at[g] = next;
+      }
+    }
+    size_t first = 0;
+    for (size_t g = 0; g < keys.size(); first = group_end[g++]) {
+      if (nodes_[at[g]].feature < 0) {
+        for (size_t l = first; l < group_end[g]; ++l) sum[l] += values_[at[g]];
+        continue;
+      }
+      for (size_t chunk = first; chunk < group_end[g]; chunk += kForkLanes) {
+        const size_t count = std::min(kForkLanes, group_end[g] - chunk);
+        walk_forking(at[g], keys[g], &grouped[chunk], count, &sum[chunk]);
+      }
+    }
+  }
+  for (size_t l = 0; l < n; ++l) sums[lanes[l]] = sum[l];
+}
+
+// One tree from `node` for the vectors x[0..count) (count <= kForkLanes) that share `key`'s
+// features outside the decomposition ones: each vector's leaf value added to its sum.
+void ResidualTrees::walk_forking(uint32_t node, const ResidualFeatures& key,
+                                 const ResidualFeatures* x, size_t count, double* sum) const {
+  struct Fork {
+    uint32_t node;
+    uint64_t lanes;
+  };
+  std::array<Fork, kForkLanes> stack;  // a fork splits a non-empty set: at most count - 1 queued
+  size_t queued = 0;
+  uint64_t lanes = count == kForkLanes ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+  for (;;) {
+    const Node& nd = nodes_[node];
+    if (nd.feature < 0) {
+      for (uint64_t m = lanes; m != 0; m &= m - 1) sum[__builtin_ctzll(m)] += values_[node];
+      if (queued == 0) return;
+      node = stack[--queued].node;
+      lanes = stack[queued].lanes;
+      continue;
+    }
+    const auto f = static_cast<size_t>(nd.feature);
+    if (((kDecompositionFeatures >> f) & 1u) == 0) {
+      node = nd.child[!(key[f] < nd.threshold)];
+      continue;
+    }
+    uint64_t left = 0;
+    for (uint64_t m = lanes; m != 0; m &= m - 1) {
+      const int l = __builtin_ctzll(m);
+      left |= static_cast<uint64_t>(x[l][f] < nd.threshold) << l;
+    }
+    const uint64_t right = lanes & ~left;
+    if (left != 0 && right != 0) {
+      stack[queued++] = Fork{nd.child[1], right};
+      lanes = left;
+    }
+    node = nd.child[left != 0 ? 0 : 1];
   }
 }
 

@@ -50,9 +50,10 @@ class ResidualTrees {
   // residual_features; read only when uses_ideal()).
   double factor(const Plan& p, int64_t sms, double ideal) const;
   // log_factor of xs[0..n) (bit for bit), written to log_factors (unless null) and remembered in
-  // this thread's answers, so that factor() of those plans finds them: vectors that differ in the
-  // decomposition features only (one shape, tile, cluster and SM count) are walked tree by tree,
-  // each tree's nodes loaded once for them all. At most 16 answers are kept.
+  // this thread's answers, so that factor() of those plans finds them: the vectors are walked tree
+  // by tree, each tree's nodes loaded once for them all, and vectors that differ in the
+  // decomposition features only (one shape, tile, cluster and SM count) share the walk until a
+  // node reads one. At most 16 answers are kept.
   void remember_log_factors(const ResidualFeatures* xs, size_t n,
                             double* log_factors = nullptr) const;
   // Whether the trees were fitted on the ideal-makespan features (else any `ideal` will do).
@@ -91,6 +92,12 @@ class ResidualTrees {
   void walk_leaves(const ResidualFeatures& x, double* leaf) const;
   // The partial walk for `x`, from a per-thread cache of the last few.
   const PartialWalk& partial_walk(const ResidualFeatures& x) const;
+  // log_factor of xs[0..n) to sums[0..n), to the bit (remember_log_factors without the answers).
+  void walk_together(const ResidualFeatures* xs, size_t n, double* sums) const;
+  // Vectors a forking walk carries at once (bits of a mask).
+  static constexpr size_t kForkLanes = 64;
+  void walk_forking(uint32_t node, const ResidualFeatures& key, const ResidualFeatures* x,
+                    size_t count, double* sum) const;
   // log_factor(x) finished from the partial walk: the same leaves, added in the same order.
   double log_factor_from(const PartialWalk& w, const ResidualFeatures& x) const;
   void flatten();
@@ -107,8 +114,9 @@ class ResidualTrees {
   std::vector<double> values_;  // per node of nodes_: a leaf's value
   std::vector<uint32_t> roots_;
   std::vector<uint32_t> all_trees_;  // 0, 1, ..., size() - 1
-  // nodes_ for walks in step (remember_log_factors): a leaf turns to itself (feature 0), so a walk
-  // that reached its leaf may take more turns without a branch.
+  // nodes_ for shared walks in step (walk_together): a leaf or a node that reads a decomposition
+  // feature turns to itself (feature 0), so a walk that reached one may take more turns without a
+  // branch.
   struct Turn {
     uint32_t feature;
     float threshold;

@@ -8,6 +8,7 @@
 
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/predict/bounds.hpp"
 
 namespace lw {
 
@@ -34,6 +35,11 @@ struct Candidate {
   }
 };
 
+// A split plan's fixup chains are bounded (fixup_chain_time) only when its cheap bound is at least
+// this share of the cut-off: measured on the 32,824-shape corpus under the fitted model, the
+// chained bound passed the cut-off for 0.6 % of the plans below 0.6 and 14-53 % above 0.7.
+constexpr double kChainWorthShare = 0.65;
+
 // Try-first rank of each best_decompositions() entry (lower first).
 constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
 
@@ -47,86 +53,6 @@ double candidate_ideal(const Problem& problem, const TileShape& tile, const Clus
 bool same_config(const Plan& a, const Plan& b) {
   return same_tile(a.tile, b.tile) && same_cluster(a.cluster, b.cluster);
 }
-
-// A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's
-// split segments at one busy SM, one partial store or add per non-owner split and the epilogue,
-// spread evenly over all CTA slots, after the launch, in simulated time (before the makespan
-// factor). 0 for other plans (not needed: split-K candidates hold
-// most of a large shape's events).
-double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
-  if (!model.load_bound(p, 1).costs_grow || p.split_mode != SplitMode::FixedSplit ||
-      p.separate_reduction) {
-    return 0;
-  }
-  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};  // split-K: no panel gaps
-  double per_tile = 0;
-  Segment seg;  // tile 0: all its rows are inside the problem if any tile's are
-  for (int64_t s = 0; s < p.splits; ++s) {
-    const UnitRange r = unit_range(p, s * p.split_tiles);
-    seg.k_begin = r.begin;
-    seg.k_end = r.end;
-    per_tile += mac_time(model, p, seg, least);
-  }
-  const double fixup = std::min(model.transfer(Transfer::PartialStore, p, seg, least),
-                                model.transfer(Transfer::PartialAccumulate, p, seg, least));
-  per_tile +=
-      static_cast<double>(p.splits - 1) * fixup + model.transfer(Transfer::Epilogue, p, seg, least);
-  return model.fixed_costs(p).launch_overhead +
-         static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
-}
-
-// The least simulated time (before the makespan factor) plan `p` can take under a model whose
-// costs grow with load (CostModel::load_bound; 0 under others), the most of three bounds, each
-// after the launch:
-// - the CTA slots share the work: every MAC iteration at least_iter_time at one busy SM, every
-//   action (epilogue, partial store or add) at one busy SM, every CTA's prologue;
-// - CTA 0 runs its own segments one after another (after its prologue), as cheap as that;
-// - under a shared MAC rate (CostNeeds::shared_rate: a loop runs at the iteration time of the
-//   SMs busy at each instant), the chip's iteration throughput is at most that of all SMs busy
-//   (least_iter_time's promise), so every iteration takes least_iter_time at all SMs / slots;
-// and at least split_k_lower_bound. Flag waits and partial loads count as free.
-double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) {
-  const LoadBound alone = model.load_bound(p, 1);
-  if (!alone.costs_grow) return 0;
-  const int64_t all_sms = opt.sms * opt.cluster_size;
-  const double iter = alone.least_iter_time;
-  const CostContext least{all_sms, 1, 1, 1};
-  Segment seg;
-  const double epilogue = model.transfer(Transfer::Epilogue, p, seg, least);
-  const double store = model.transfer(Transfer::PartialStore, p, seg, least);
-  const double accumulate = model.transfer(Transfer::PartialAccumulate, p, seg, least);
-  const FixedCosts fixed = model.fixed_costs(p);
-  const double prologue = fixed.cta_prologue;
-  const double iters = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles);
-  const double work = iters * iter + static_cast<double>(p.tiles) * epilogue +
-                      static_cast<double>(p.grid) * prologue;
-  double chain = prologue;  // CTA 0
-  CtaWalk w;
-  walk_begin(p, 0, w);
-  while (walk_next(p, w, seg)) {
-    const double action = seg.role == Role::Whole || seg.role == Role::Final ? epilogue
-                          : seg.role == Role::StorePartial                   ? store
-                                                                             : accumulate;
-    chain += static_cast<double>(segment_iters(seg)) * iter + action;
-  }
-  const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
-  const double throughput = model.needs(p).shared_rate
-                                ? iters * model.load_bound(p, all_sms).least_iter_time / slots
-                                : 0.0;
-  return std::max(fixed.launch_overhead + std::max({work / slots, chain, throughput}),
-                  split_k_lower_bound(p, model, opt));
-}
-
-// The simulator sums other terms than the bounds above: a bound is lowered by this share before it
-// is compared, so that rounding never makes it pass a makespan it bounds.
-constexpr double kRoundingMargin = 1.0 - 1e-9;
-
-// A plan already simulated in this search: it cannot win if it was cut off or deadlocked.
-struct Simulated {
-  Plan plan;
-  bool can_win;
-  double makespan;
-};
 
 }  // namespace
 
@@ -276,55 +202,69 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
   };
   std::vector<Bounded> all;
   all.reserve(order.size());
-  std::vector<Plan> config_plans;
-  std::vector<double> factors;
-  for (size_t first = 0; first < order.size();) {  // a config's candidates are adjacent in order
-    size_t end = first;
-    while (end < order.size() && order[end].tile == order[first].tile &&
-           order[end].cluster == order[first].cluster) {
-      ++end;
+  std::vector<Plan> plans;
+  std::vector<int64_t> sms;
+  for (const Candidate& c : order) {
+    plans.push_back(plan_schedule(names[c.decomposition], problem, tiles[c.tile], gpu, reduction,
+                                  clusters[c.cluster])
+                        .plan);
+    sms.push_back(simulated_sms(sim_options_for(gpu, clusters[c.cluster])));
+  }
+  std::vector<double> factors(plans.size());
+  model.makespan_factors(plans.data(), sms.data(), plans.size(), factors.data());
+  size_t config_first = 0;  // a config's candidates are adjacent in order
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Candidate& c = order[i];
+    if (c.tile != order[config_first].tile || c.cluster != order[config_first].cluster) {
+      config_first = i;
     }
-    const SimOptions opt = sim_options_for(gpu, clusters[order[first].cluster]);
-    config_plans.clear();
-    for (size_t i = first; i < end; ++i) {
-      const Candidate& c = order[i];
-      config_plans.push_back(plan_schedule(names[c.decomposition], problem, tiles[c.tile], gpu,
-                                           reduction, clusters[c.cluster])
-                                 .plan);
-    }
-    factors.resize(config_plans.size());
-    model.makespan_factors(config_plans.data(), config_plans.size(), simulated_sms(opt),
-                           factors.data());
-    for (size_t i = first; i < end; ++i) {
-      const Plan& plan = config_plans[i - first];
-      size_t twin = all.size();
-      for (size_t j = all.size() - (i - first); j < all.size(); ++j) {
-        if (same_plan(all[j].plan, plan) && all[j].candidate->index < order[i].index) {
-          twin = all[j].twin;
-          break;
-        }
+    size_t twin = i;
+    for (size_t j = config_first; j < i; ++j) {
+      if (same_plan(plans[j], plans[i]) && order[j].index < c.index) {
+        twin = all[j].twin;
+        break;
       }
-      const double factor = factors[i - first];
-      all.push_back(Bounded{&order[i], plan, factor,
-                            least_time(plan, model, opt) * factor * kRoundingMargin, twin});
     }
-    first = end;
+    const SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+    all.push_back(Bounded{&c, plans[i], factors[i],
+                          least_time(plans[i], model, opt) * factors[i] * kRoundingMargin, twin});
   }
   // Least bound first (ties: the try-first order): the likely winners are simulated first, and
-  // once a bound passes the ranking's cut-off every later one does.
-  std::vector<size_t> by_bound(all.size());
-  for (size_t i = 0; i < all.size(); ++i) by_bound[i] = i;
-  std::sort(by_bound.begin(), by_bound.end(), [&](size_t a, size_t b) {
-    if (all[a].bound != all[b].bound) return all[a].bound < all[b].bound;
-    return *all[a].candidate < *all[b].candidate;
-  });
+  // once a bound passes the ranking's cut-off every later one does. A split plan's bound, when it
+  // comes up, is raised to its fixup chains' (dearer to compute) and queued again.
+  struct Queued {
+    double bound;
+    size_t i;
+    bool chained;
+  };
+  const auto later = [&](const Queued& a, const Queued& b) {
+    if (a.bound != b.bound) return a.bound > b.bound;
+    return *all[b.i].candidate < *all[a.i].candidate;
+  };
+  std::vector<Queued> queue;
+  for (size_t i = 0; i < all.size(); ++i) queue.push_back(Queued{all[i].bound, i, false});
+  std::make_heap(queue.begin(), queue.end(), later);
   Ranking ranking(count);
   int64_t simulated = 0;
-  for (const size_t i : by_bound) {
-    Bounded& b = all[i];
-    if (b.bound > ranking.cutoff()) break;  // neither this nor a later one can enter (nor tie)
+  while (!queue.empty()) {
+    std::pop_heap(queue.begin(), queue.end(), later);
+    const Queued q = queue.back();
+    queue.pop_back();
+    if (q.bound > ranking.cutoff()) break;  // neither this nor a later one can enter (nor tie)
+    Bounded& b = all[q.i];
+    if (!q.chained && b.twin == q.i && q.bound > kChainWorthShare * ranking.cutoff()) {
+      const SimOptions opt = sim_options_for(gpu, clusters[b.candidate->cluster]);
+      const double enough = ranking.cutoff() / (b.factor * kRoundingMargin);
+      const double chained =
+          fixup_chain_time(b.plan, model, opt, enough) * b.factor * kRoundingMargin;
+      if (chained > q.bound) {
+        queue.push_back(Queued{chained, q.i, true});
+        std::push_heap(queue.begin(), queue.end(), later);
+        continue;
+      }
+    }
     const Candidate& c = *b.candidate;
-    if (b.twin != i) {  // its twin (same plan and bound, lower index) is offered in its own turn
+    if (b.twin != q.i) {  // its twin (same plan and bound, lower index) is offered in its own turn
       b.can_win = all[b.twin].can_win;
       b.makespan = all[b.twin].makespan;
     } else {

@@ -39,13 +39,22 @@ bool takes_arg(const std::string& base) {
 }
 bool needs_arg(const std::string& base) { return base != "streamk" && takes_arg(base); }
 
+// The catalog's names without their argument ("splitk:S" -> "splitk").
+const std::vector<std::string>& catalog_bases() {
+  static const std::vector<std::string> bases = [] {
+    std::vector<std::string> out;
+    for (const auto& h : schedule_catalog()) {
+      const std::string name = h.name;
+      out.push_back(name.substr(0, name.find_first_of(":[")));
+    }
+    return out;
+  }();
+  return bases;
+}
+
 void check(const std::string& name, const Parsed& p) {
-  bool known = false;
-  for (const auto& h : schedule_catalog()) {
-    std::string catalog_base = h.name;
-    catalog_base = catalog_base.substr(0, catalog_base.find_first_of(":["));
-    if (catalog_base == p.base) known = true;
-  }
+  const auto& bases = catalog_bases();
+  const bool known = std::find(bases.begin(), bases.end(), p.base) != bases.end();
   if (!known || p.base == "best") {
     if (p.base == "best" && p.arg == 0) return;
     throw std::invalid_argument("unknown schedule '" + name + "'");

@@ -1,0 +1,215 @@
+// Lower bounds on a plan's simulated time for best's pruning (see bounds.hpp).
+#include "sim/predict/bounds.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace lw {
+
+namespace {
+
+// A lower bound on a split-K plan's makespan under a model whose costs grow with load: every tile's
+// split segments at one busy SM, one partial store or add per non-owner split and the epilogue,
+// spread evenly over all CTA slots, after the launch, in simulated time (before the makespan
+// factor). 0 for other plans (not needed: split-K candidates hold
+// most of a large shape's events).
+double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  if (!model.load_bound(p, 1).costs_grow || p.split_mode != SplitMode::FixedSplit ||
+      p.separate_reduction) {
+    return 0;
+  }
+  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};  // split-K: no panel gaps
+  double per_tile = 0;
+  Segment seg;  // tile 0: all its rows are inside the problem if any tile's are
+  for (int64_t s = 0; s < p.splits; ++s) {
+    const UnitRange r = unit_range(p, s * p.split_tiles);
+    seg.k_begin = r.begin;
+    seg.k_end = r.end;
+    per_tile += mac_time(model, p, seg, least);
+  }
+  const double fixup = std::min(model.transfer(Transfer::PartialStore, p, seg, least),
+                                model.transfer(Transfer::PartialAccumulate, p, seg, least));
+  per_tile +=
+      static_cast<double>(p.splits - 1) * fixup + model.transfer(Transfer::Epilogue, p, seg, least);
+  return model.fixed_costs(p).launch_overhead +
+         static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
+}
+
+// The least simulated time (before the makespan factor) plan `p` can take under a model whose
+// costs grow with load (CostModel::load_bound; 0 under others), the most of three bounds, each
+// after the launch:
+// - the CTA slots share the work: every MAC iteration at least_iter_time at one busy SM, every
+//   action (epilogue, partial store or add) at one busy SM, every CTA's prologue;
+// - CTA 0 runs its own segments one after another (after its prologue), as cheap as that;
+// - under a shared MAC rate (CostNeeds::shared_rate: a loop runs at the iteration time of the
+//   SMs busy at each instant), the chip's iteration throughput is at most that of all SMs busy
+//   (least_iter_time's promise), so every iteration takes least_iter_time at all SMs / slots;
+// and at least split_k_lower_bound. Flag waits and partial loads count as free.
+}  // namespace
+
+double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  const LoadBound alone = model.load_bound(p, 1);
+  if (!alone.costs_grow) return 0;
+  const int64_t all_sms = opt.sms * opt.cluster_size;
+  const double iter = alone.least_iter_time;
+  const CostContext least{all_sms, 1, 1, 1};
+  Segment seg;
+  const double epilogue = model.transfer(Transfer::Epilogue, p, seg, least);
+  const double store = model.transfer(Transfer::PartialStore, p, seg, least);
+  const double accumulate = model.transfer(Transfer::PartialAccumulate, p, seg, least);
+  const FixedCosts fixed = model.fixed_costs(p);
+  const double prologue = fixed.cta_prologue;
+  const double iters = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles);
+  const double work = iters * iter + static_cast<double>(p.tiles) * epilogue +
+                      static_cast<double>(p.grid) * prologue;
+  double chain = prologue;  // CTA 0
+  CtaWalk w;
+  walk_begin(p, 0, w);
+  while (walk_next(p, w, seg)) {
+    const double action = seg.role == Role::Whole || seg.role == Role::Final ? epilogue
+                          : seg.role == Role::StorePartial                   ? store
+                                                                             : accumulate;
+    chain += static_cast<double>(segment_iters(seg)) * iter + action;
+  }
+  const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
+  const double throughput = model.needs(p).shared_rate
+                                ? iters * model.load_bound(p, all_sms).least_iter_time / slots
+                                : 0.0;
+  return std::max(fixed.launch_overhead + std::max({work / slots, chain, throughput}),
+                  split_k_lower_bound(p, model, opt));
+}
+
+namespace {
+
+// The flags raised in one pass: per workspace slot a list of (no earlier than `time`, `amount`).
+class RaisedFlags {
+ public:
+  void reset(int64_t slots) {
+    head_.assign(static_cast<size_t>(slots), -1);
+    raised_.clear();
+    unresolved_ = false;
+  }
+  // Whether a reaches() since the reset found too few raises to bound its wait.
+  bool unresolved() const { return unresolved_; }
+  void raise(int64_t slot, double time, int64_t amount) {
+    raised_.push_back(Raised{time, amount, head_[static_cast<size_t>(slot)]});
+    head_[static_cast<size_t>(slot)] = static_cast<int32_t>(raised_.size() - 1);
+  }
+  // The earliest time flag `slot` can reach `value` by the raises so far (0 when they do not
+  // reach it: no bound).
+  double reaches(int64_t slot, int64_t value) {
+    if (value <= 0) return 0.0;
+    int32_t i = head_[static_cast<size_t>(slot)];
+    if (i >= 0 && raised_[i].next < 0 && raised_[i].amount >= value) return raised_[i].time;
+    thread_local std::vector<std::pair<double, int64_t>> times;
+    times.clear();
+    for (; i >= 0; i = raised_[i].next) times.emplace_back(raised_[i].time, raised_[i].amount);
+    std::sort(times.begin(), times.end());
+    int64_t sum = 0;
+    for (const auto& [time, amount] : times) {
+      sum += amount;
+      if (sum >= value) return time;
+    }
+    unresolved_ = true;
+    return 0.0;
+  }
+
+ private:
+  struct Raised {
+    double time;
+    int64_t amount;
+    int32_t next;  // the slot's previous raise, -1: none
+  };
+  std::vector<int32_t> head_;
+  std::vector<Raised> raised_;
+  bool unresolved_ = false;
+};
+
+// A segment's least costs (one busy SM, nothing in flight).
+struct LeastCosts {
+  double iter, epilogue, store, load, accumulate, prologue;
+};
+
+// The end of segment `seg`'s action after its MAC loop ends at `t`, waiting for the flags it reads
+// as the last pass bounds them; its busy time (the waits not counted) is added to `work`.
+double action_end(const Plan& p, const Segment& seg, const LeastCosts& c, RaisedFlags& in, double t,
+                  double& work) {
+  switch (seg.role) {
+    case Role::Whole:
+      work += c.epilogue;
+      return t + c.epilogue;
+    case Role::StorePartial:
+      work += c.store;
+      return t + c.store;
+    case Role::Accumulate:
+      work += c.accumulate;
+      return std::max(t, in.reaches(seg.slot, seg.wait_value)) + c.accumulate;
+    case Role::Final:
+      break;
+  }
+  // Each awaited partial loaded in k order as its flag comes up (one in place), then C.
+  const bool slots = p.storage == FixupStorage::Slots;
+  const int64_t loads = slots ? seg.load_slots : 1;
+  for (int64_t j = 0; j < loads; ++j) {
+    t = std::max(t, in.reaches(seg.slot + (slots ? j : 0), seg.wait_value)) + c.load;
+  }
+  work += static_cast<double>(loads) * c.load + c.epilogue;
+  return t + c.epilogue;
+}
+
+// One pass over every CTA (each from time 0: waves not counted), in increasing or decreasing CTA
+// order, each fixup waiting for the flags the CTAs before it in that order raised (a flag they do
+// not raise far enough sets `unresolved` and bounds nothing): the latest CTA end and the total
+// busy time (waits not counted). Stops once the latest end passes `enough`.
+struct Pass {
+  double latest = 0, work = 0;
+};
+Pass chain_pass(const Plan& p, const LeastCosts& c, bool reverse, double enough,
+                RaisedFlags& flags) {
+  Pass r;
+  flags.reset(p.workspace_slots);
+  Segment seg;
+  for (int64_t i = 0; i < p.grid; ++i) {
+    double t = c.prologue;
+    r.work += c.prologue;
+    CtaWalk w;
+    walk_begin(p, reverse ? p.grid - 1 - i : i, w);
+    while (walk_next(p, w, seg)) {
+      const double mac = static_cast<double>(segment_iters(seg)) * c.iter;
+      r.work += mac;
+      t = action_end(p, seg, c, flags, t + mac, r.work);
+      if (seg.signal > 0) flags.raise(seg.slot, t, seg.signal);
+    }
+    r.latest = std::max(r.latest, t);
+    if (r.latest > enough) break;
+  }
+  return r;
+}
+
+}  // namespace
+
+double fixup_chain_time(const Plan& p, const CostModel& model, const SimOptions& opt,
+                        double enough) {
+  const LoadBound alone = model.load_bound(p, 1);
+  if (!alone.costs_grow || p.split_mode == SplitMode::None || p.separate_reduction) return 0;
+  const CostContext least{opt.sms * opt.cluster_size, 1, 1, 1};
+  Segment seg;
+  const LeastCosts c{alone.least_iter_time,
+                     model.transfer(Transfer::Epilogue, p, seg, least),
+                     model.transfer(Transfer::PartialStore, p, seg, least),
+                     model.transfer(Transfer::PartialLoad, p, seg, least),
+                     model.transfer(Transfer::PartialAccumulate, p, seg, least),
+                     model.fixed_costs(p).cta_prologue};
+  const double launch = model.fixed_costs(p).launch_overhead;
+  thread_local RaisedFlags flags;
+  // Forward, then backward if a wait went unbounded (its signals come from later CTAs).
+  Pass pass = chain_pass(p, c, false, enough - launch, flags);
+  if (flags.unresolved() && pass.latest <= enough - launch) {
+    pass.latest = std::max(pass.latest, chain_pass(p, c, true, enough - launch, flags).latest);
+  }
+  const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
+  return launch + std::max(pass.latest, pass.work / slots);
+}
+
+}  // namespace lw

@@ -1,0 +1,28 @@
+// Lower bounds on a plan's simulated time (before the makespan factor), which `best` compares with
+// the fastest makespan found so far to skip candidates that cannot win (sim/predict/best.cpp).
+#pragma once
+#include <limits>
+
+#include "models/cost_model.hpp"
+#include "sim/decomp/plan.hpp"
+#include "sim/gpu/simulator.hpp"
+
+namespace lw {
+
+// The simulator sums other terms than the bounds below: a bound is lowered by this share before it
+// is compared, so that rounding never makes it pass a makespan it bounds.
+inline constexpr double kRoundingMargin = 1.0 - 1e-9;
+
+// The least simulated time plan `p` can take under a model whose costs grow with load
+// (CostModel::load_bound; 0 under others): cheap, from CTA 0's segments and whole-plan totals.
+double least_time(const Plan& p, const CostModel& model, const SimOptions& opt);
+
+// A tighter bound for a plan whose tiles are split (0 for others, or under a model whose costs do
+// not grow): every CTA's segments in turn at their least costs, partial loads and adds included,
+// each fixup waiting for the peers' stores it reads (as bounded by the previous pass), and every
+// slot's share of all that work. Walks every CTA a few times: dearer than least_time, cheaper
+// than a simulation. Stops early with a bound above `enough` once it finds one.
+double fixup_chain_time(const Plan& p, const CostModel& model, const SimOptions& opt,
+                        double enough = std::numeric_limits<double>::infinity());
+
+}  // namespace lw
