@@ -84,8 +84,10 @@ std::string render_json(const std::vector<PredictRow>& rows, const std::string& 
 
 constexpr size_t kLabelWidth = 50;  // characters of the table's label column, at least
 
-// A row's table label: schedule -> choice, and for `best` its config (and rank).
+// A row's table label: schedule -> choice, and for `best` its config (and rank); a refused
+// `best` row names no pick (the model could not cost the search).
 std::string table_label(const PredictRow& r) {
+  if (r.schedule == "best" && !r.refused.empty()) return r.schedule;
   std::string label =
       (r.rank > 0 ? r.schedule + " #" + std::to_string(r.rank) : r.schedule) + " -> " + r.choice;
   if (r.schedule == "best") {

@@ -80,6 +80,14 @@ if ! grep -q '"status": "refused"' "$tmp/out" || ! grep -q '"makespan": null' "$
   echo "FAIL: a refused row in JSON has no status 'refused' or a makespan"
   failures=$((failures + 1))
 fi
+# A refused best row names no pick in the table (the model could not cost the search).
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp,best --tile 128x128x64 \
+  --model "$tmp/undetermined.json" -q >"$tmp/out" 2>/dev/null
+if ! grep -qE '^  best +REFUSED: ' "$tmp/out" || ! grep -qE '^  dp -> DataParallel +REFUSED: ' "$tmp/out"; then
+  echo "FAIL: a refused best row in the table names a pick, or the rows are missing"
+  cat "$tmp/out"
+  failures=$((failures + 1))
+fi
 # The same for best's ranked plans (--top): each listed config is probed too.
 expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
   --schedule best --top 3 --tile 128x128x64 --model "$tmp/undetermined.json" --strict
