@@ -36,23 +36,42 @@ double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptio
          static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
 }
 
+// The least iteration time of the first MAC loop of every first-wave CTA of a plan whose tiles are
+// not split (data-parallel): the first wave is placed before any CTA starts and no CTA waits, so
+// until the first CTA with work exits the busy SMs are at least the first wave's CTAs with work,
+// and every first loop ends after at
+// least k_tiles iterations at that count (the loop that ends first ran under it all along). Other
+// plans: `alone` (a CTA that waits leaves the others fewer busy SMs).
+double first_loop_iter(const Plan& p, const CostModel& model, const SimOptions& opt, double alone) {
+  if (p.split_mode != SplitMode::None || p.separate_reduction) return alone;
+  // CTAs with work (a persistent grid may exceed the tiles: the others exit at once), placed
+  // round-robin on the SMs.
+  const int64_t working = std::min({p.grid, p.work_units, opt.sms * opt.ctas_per_sm});
+  const int64_t busy = std::min(working, opt.sms) * opt.cluster_size;  // SMs, as the model counts
+  return std::max(alone, model.load_bound(p, busy).least_iter_time);
+}
+
+}  // namespace
+
 // The least simulated time (before the makespan factor) plan `p` can take under a model whose
-// costs grow with load (CostModel::load_bound; 0 under others), the most of three bounds, each
+// costs grow with load (CostModel::load_bound; 0 under others), the most of four bounds, each
 // after the launch:
 // - the CTA slots share the work: every MAC iteration at least_iter_time at one busy SM, every
 //   action (epilogue, partial store or add) at one busy SM, every CTA's prologue;
-// - CTA 0 runs its own segments one after another (after its prologue), as cheap as that;
+// - CTA 0 runs its own segments one after another (after its prologue), as cheap as that, but its
+//   first loop at first_loop_iter;
+// - a data-parallel slot that runs the most CTAs (ceil(grid / slots)): the first of them ends no
+//   earlier than CTA 0's first tile, each later one takes a CTA's work at one busy SM;
 // - under a shared MAC rate (CostNeeds::shared_rate: a loop runs at the iteration time of the
 //   SMs busy at each instant), the chip's iteration throughput is at most that of all SMs busy
 //   (least_iter_time's promise), so every iteration takes least_iter_time at all SMs / slots;
 // and at least split_k_lower_bound. Flag waits and partial loads count as free.
-}  // namespace
-
 double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) {
   const LoadBound alone = model.load_bound(p, 1);
   if (!alone.costs_grow) return 0;
   const int64_t all_sms = opt.sms * opt.cluster_size;
   const double iter = alone.least_iter_time;
+  const double first_iter = first_loop_iter(p, model, opt, iter);
   const CostContext least{all_sms, 1, 1, 1};
   Segment seg;
   const double epilogue = model.transfer(Transfer::Epilogue, p, seg, least);
@@ -66,17 +85,25 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
   double chain = prologue;  // CTA 0
   CtaWalk w;
   walk_begin(p, 0, w);
-  while (walk_next(p, w, seg)) {
+  for (bool first = true; walk_next(p, w, seg); first = false) {
     const double action = seg.role == Role::Whole || seg.role == Role::Final ? epilogue
                           : seg.role == Role::StorePartial                   ? store
                                                                              : accumulate;
-    chain += static_cast<double>(segment_iters(seg)) * iter + action;
+    chain += static_cast<double>(segment_iters(seg)) * (first ? first_iter : iter) + action;
   }
-  const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
+  const int64_t slot_count = opt.sms * opt.ctas_per_sm;
+  const double slots = static_cast<double>(slot_count);
+  double waves = 0;
+  if (p.split_mode == SplitMode::None && !p.separate_reduction && p.grid > 0) {
+    const double k = static_cast<double>(p.k_tiles);
+    waves =
+        prologue + k * first_iter + epilogue +
+        static_cast<double>(ceil_div(p.grid, slot_count) - 1) * (prologue + k * iter + epilogue);
+  }
   const double throughput = model.needs(p).shared_rate
                                 ? iters * model.load_bound(p, all_sms).least_iter_time / slots
                                 : 0.0;
-  return std::max(fixed.launch_overhead + std::max({work / slots, chain, throughput}),
+  return std::max(fixed.launch_overhead + std::max({work / slots, chain, waves, throughput}),
                   split_k_lower_bound(p, model, opt));
 }
 
