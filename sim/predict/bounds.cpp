@@ -109,7 +109,8 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
 
 namespace {
 
-// The flags raised in one pass: per workspace slot a list of (no earlier than `time`, `amount`).
+// The flags raised so far in a pass: per workspace slot a list of (no earlier than `time`,
+// `amount`).
 class RaisedFlags {
  public:
   void reset(int64_t slots) {
@@ -159,7 +160,7 @@ struct LeastCosts {
 };
 
 // The end of segment `seg`'s action after its MAC loop ends at `t`, waiting for the flags it reads
-// as the last pass bounds them; its busy time (the waits not counted) is added to `work`.
+// as the raises so far bound them; its busy time (the waits not counted) is added to `work`.
 double action_end(const Plan& p, const Segment& seg, const LeastCosts& c, RaisedFlags& in, double t,
                   double& work) {
   switch (seg.role) {
