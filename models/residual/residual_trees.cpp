@@ -271,14 +271,19 @@ void ResidualTrees::walk_leaves(const ResidualFeatures& x, double* leaf) const {
   for (size_t t = 0; t < at.size(); ++t) leaf[t] = values_[at[t]];
 }
 
+ResidualFeatures ResidualTrees::shared_features(const ResidualFeatures& x) {
+  ResidualFeatures key = x;
+  for (size_t f = 0; f < key.size(); ++f) {
+    if ((kDecompositionFeatures >> f) & 1u) key[f] = 0.0f;
+  }
+  return key;
+}
+
 // The walks of the decompositions of one config (tile, cluster) of one shape on one SM count go
 // the same way until a tree reads a decomposition feature: best and predict cost several such
 // plans in a row, so that part of the walk is kept per thread and shared.
 const ResidualTrees::PartialWalk& ResidualTrees::partial_walk(const ResidualFeatures& x) const {
-  ResidualFeatures key = x;
-  for (size_t i = 0; i < key.size(); ++i) {
-    if ((kDecompositionFeatures >> i) & 1u) key[i] = 0.0f;
-  }
+  const ResidualFeatures key = shared_features(x);
   constexpr size_t kKept = 4;
   thread_local std::array<PartialWalk, kKept> kept;
   thread_local size_t next = 0;
@@ -381,10 +386,7 @@ void ResidualTrees::walk_together(const ResidualFeatures* xs, size_t n, double* 
   keys.clear();
   group_of.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    ResidualFeatures key = xs[i];
-    for (size_t f = 0; f < key.size(); ++f) {
-      if ((kDecompositionFeatures >> f) & 1u) key[f] = 0.0f;
-    }
+    const ResidualFeatures key = shared_features(xs[i]);
     size_t g = 0;
     while (g < keys.size() && std::memcmp(keys[g].data(), key.data(), sizeof(key)) != 0) ++g;
     if (g == keys.size()) keys.push_back(key);

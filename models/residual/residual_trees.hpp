@@ -76,6 +76,8 @@ class ResidualTrees {
   // (grid_ctas and the split fields): a walk over the others alone is shared by those plans.
   static constexpr uint32_t kDecompositionFeatures =
       (1u << 11) | (1u << 14) | (1u << 15) | (1u << 16) | (1u << 17) | (1u << 18) | (1u << 19);
+  // `x` with its decomposition features 0: what the plans of one config have in common.
+  static ResidualFeatures shared_features(const ResidualFeatures& x);
   // Where every tree's walk stands after the turns on the other features (for features `x`):
   // stop[tree] is a leaf, or the first node that reads a decomposition feature; `open` lists the
   // trees of the second kind, in tree order.

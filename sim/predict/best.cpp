@@ -193,10 +193,10 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
   // config is that one's twin (the same makespan, listed under the earlier name).
   struct Bounded {
     const Candidate* candidate;
-    Plan plan;
-    double factor;  // CostModel::makespan_factor
-    double bound;   // least_time x makespan factor, less the rounding margin
-    size_t twin;    // index into `all` of the first candidate of the config with this plan
+    const Plan* plan;  // in `plans`
+    double factor;     // CostModel::makespan_factor
+    double bound;      // least_time x makespan factor, less the rounding margin
+    size_t twin;       // index into `all` of the first candidate of the config with this plan
     bool can_win = false;
     double makespan = 0;
   };
@@ -226,7 +226,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
       }
     }
     const SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
-    all.push_back(Bounded{&c, plans[i], factors[i],
+    all.push_back(Bounded{&c, &plans[i], factors[i],
                           least_time(plans[i], model, opt) * factors[i] * kRoundingMargin, twin});
   }
   // Least bound first (ties: the try-first order): the likely winners are simulated first, and
@@ -256,7 +256,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
       const SimOptions opt = sim_options_for(gpu, clusters[b.candidate->cluster]);
       const double enough = ranking.cutoff() / (b.factor * kRoundingMargin);
       const double chained =
-          fixup_chain_time(b.plan, model, opt, enough) * b.factor * kRoundingMargin;
+          fixup_chain_time(*b.plan, model, opt, enough) * b.factor * kRoundingMargin;
       if (chained > q.bound) {
         queue.push_back(Queued{chained, q.i, true});
         std::push_heap(queue.begin(), queue.end(), later);
@@ -272,7 +272,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
       opt.cutoff = ranking.cutoff();
       opt.sm_stats = false;
       opt.makespan_factor = b.factor;
-      const SimResult& r = sim.run(b.plan, model, opt);
+      const SimResult& r = sim.run(*b.plan, model, opt);
       ++simulated;
       b.can_win = !r.deadlock && !r.cut_off;
       b.makespan = r.makespan;
@@ -280,7 +280,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
     if (!b.can_win) continue;
     ranking.offer(
         BestChoice{tiles[c.tile], clusters[c.cluster], names[c.decomposition], b.makespan, true, 0},
-        c.index, b.plan);
+        c.index, *b.plan);
   }
   std::vector<BestChoice> out = ranking.choices(simulated);
   if (out.empty()) {  // every candidate deadlocks (or none could run)
