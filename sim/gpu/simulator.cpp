@@ -113,6 +113,10 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   throttles_ = needs.clock;
   if (slows_sms_) ask_sm_spread(model);
   now_ = 0;
+  iters_unstarted_ = static_cast<double>(plan.tiles) * static_cast<double>(plan.k_tiles);
+  stop_at_ = opt_.cutoff;
+  iter_floor_on_ = opt_.iter_floor > 0 && std::isfinite(opt_.cutoff);
+  update_stop();
   rated_ = needs.shared_rate;
   progress_ = progress_at_ = 0;
   mac_ends_.clear();
@@ -158,7 +162,7 @@ void Simulator::run_events() {
       }
     }
     if (t_start != kNever && t_start <= t_queue) {  // a start and a queued event commute
-      if (t_start > opt_.cutoff) {
+      if (t_start > stop_at_) {
         now_ = t_start;
         result_.cut_off = true;
         break;
@@ -169,7 +173,7 @@ void Simulator::run_events() {
     const Event e = queue_.pop();
     if (rated_) advance_progress(e.time);
     now_ = e.time;
-    if (e.time > opt_.cutoff) {
+    if (e.time > stop_at_) {
       result_.cut_off = true;
       break;
     }
@@ -309,6 +313,10 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   c.t_start = t;
   c.loads_done = 0;
   c.waited = 0;
+  if (iter_floor_on_) {
+    iters_unstarted_ -= static_cast<double>(segment_iters(c.seg));
+    update_stop();
+  }
   if (track_working_set_ && !c.seg.reduction_only) {
     c.row = tile_coord_m(*plan_, c.seg.tile);
     c.col = tile_coord_n(*plan_, c.seg.tile);
@@ -508,7 +516,7 @@ void Simulator::move_progress(double t) {
 // Completes the first MAC loop, which ends at t_mac before any other event; false (and
 // result_.cut_off) when that is past the cutoff.
 inline bool Simulator::complete_mac_loop(double t_mac) {
-  if (t_mac > opt_.cutoff) {  // as for queued events
+  if (t_mac > stop_at_) {  // as for queued events
     now_ = t_mac;
     result_.cut_off = true;
     return false;

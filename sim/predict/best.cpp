@@ -272,6 +272,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
       opt.cutoff = ranking.cutoff();
       opt.sm_stats = false;
       opt.makespan_factor = b.factor;
+      opt.iter_floor = chip_iter_floor(*b.plan, model, opt);
       const SimResult& r = sim.run(*b.plan, model, opt);
       ++simulated;
       b.can_win = !r.deadlock && !r.cut_off;

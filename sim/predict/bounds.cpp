@@ -53,6 +53,12 @@ double first_loop_iter(const Plan& p, const CostModel& model, const SimOptions& 
 
 }  // namespace
 
+double chip_iter_floor(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  if (!model.needs(p).shared_rate) return 0.0;
+  const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
+  return model.load_bound(p, opt.sms * opt.cluster_size).least_iter_time / slots;
+}
+
 // The least simulated time (before the makespan factor) plan `p` can take under a model whose
 // costs grow with load (CostModel::load_bound; 0 under others), the most of four bounds, each
 // after the launch:
@@ -100,9 +106,7 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
         prologue + k * first_iter + epilogue +
         static_cast<double>(ceil_div(p.grid, slot_count) - 1) * (prologue + k * iter + epilogue);
   }
-  const double throughput = model.needs(p).shared_rate
-                                ? iters * model.load_bound(p, all_sms).least_iter_time / slots
-                                : 0.0;
+  const double throughput = iters * chip_iter_floor(p, model, opt);
   return std::max(fixed.launch_overhead + std::max({work / slots, chain, waves, throughput}),
                   split_k_lower_bound(p, model, opt));
 }

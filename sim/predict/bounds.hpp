@@ -17,6 +17,12 @@ inline constexpr double kRoundingMargin = 1.0 - 1e-9;
 // (CostModel::load_bound; 0 under others): cheap, from CTA 0's segments and whole-plan totals.
 double least_time(const Plan& p, const CostModel& model, const SimOptions& opt);
 
+// The least time between two MAC iterations of plan `p`, chip-wide, under a shared MAC rate
+// (CostNeeds::shared_rate; 0 under other models): least_iter_time with every SM busy over the CTA
+// slots (least_iter_time's promise: busy / least_iter_time never falls as SMs are added), in
+// simulated time. SimOptions::iter_floor.
+double chip_iter_floor(const Plan& p, const CostModel& model, const SimOptions& opt);
+
 // A tighter bound for a plan whose tiles are split (0 for others, or under a model whose costs do
 // not grow): every CTA's segments in turn at their least costs, partial loads and adds included,
 // each fixup waiting for the peers' stores it reads (as bounded by the previous pass), and every

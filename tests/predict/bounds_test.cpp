@@ -93,3 +93,52 @@ TEST_CASE("the data-parallel bound prices the first wave's loops at its busy SMs
   CHECK(t.least > 0.85 * t.simulated);
   CHECK(t.least <= t.simulated);
 }
+
+// SimOptions::iter_floor (chip_iter_floor): a run told the least time between two MAC
+// iterations chip-wide stops once the iterations it has not started cannot end by the cut-off. It
+// must never stop a run that ends by the cut-off (nor change its makespan), and it stops the others
+// sooner than the clock alone would.
+TEST_CASE("the iteration floor stops only runs that cannot end by the cut-off") {
+  const lw::GpuSpec h200 = lw::gpu_preset("h200");
+  const auto fitted = lw::make_model_from_file("configs/models/h200-bf16-wgmma-r17.json", {}, h200);
+  int64_t sooner = 0, cut = 0;
+  for (const int64_t sms : {132, 64}) {
+    const lw::GpuShape gpu{sms, 1};
+    for (const lw::Problem p : {lw::Problem{195, 3053, 144}, lw::Problem{1536, 1536, 4096},
+                                lw::Problem{3000, 704, 9000}, lw::Problem{8192, 8192, 64},
+                                lw::Problem{4096, 4096, 4096}, lw::Problem{2048, 256, 16384}}) {
+      for (const std::string& s : lw::best_decompositions()) {
+        for (const lw::ClusterShape cluster : {lw::ClusterShape{1, 1}, lw::ClusterShape{2, 1}}) {
+          INFO(p.m, "x", p.n, "x", p.k, " ", s, " cluster ", cluster.m, "x", cluster.n, " on ",
+               sms, " SMs");
+          const lw::Plan plan =
+              lw::plan_schedule(s, p, lw::kDefaultTile, gpu, lw::Reduction::Deterministic, cluster)
+                  .plan;
+          lw::SimOptions opt = lw::sim_options_for(gpu, cluster);
+          opt.makespan_factor = 1.0;
+          opt.sm_stats = false;
+          lw::Simulator sim;
+          const lw::SimResult full = sim.run(plan, *fitted, opt);
+          const int64_t full_events = full.events;
+          const double makespan = full.makespan;
+          opt.iter_floor = lw::chip_iter_floor(plan, *fitted, opt);
+          REQUIRE(opt.iter_floor > 0);
+          opt.cutoff = makespan;  // ends exactly at the cut-off: runs to the end, the same time
+          const lw::SimResult& at = sim.run(plan, *fitted, opt);
+          CHECK_FALSE(at.cut_off);
+          CHECK(at.makespan == makespan);
+          opt.cutoff = 0.8 * makespan;
+          const int64_t floored = sim.run(plan, *fitted, opt).events;
+          CHECK(sim.run(plan, *fitted, opt).cut_off);
+          opt.iter_floor = 0;
+          const int64_t clocked = sim.run(plan, *fitted, opt).events;
+          CHECK(floored <= clocked);
+          CHECK(clocked < full_events);
+          sooner += floored < clocked;
+          ++cut;
+        }
+      }
+    }
+  }
+  CHECK(sooner * 2 > cut);  // it stops most of them sooner
+}
