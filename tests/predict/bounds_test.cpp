@@ -109,8 +109,8 @@ TEST_CASE("the iteration floor stops only runs that cannot end by the cut-off") 
                                 lw::Problem{4096, 4096, 4096}, lw::Problem{2048, 256, 16384}}) {
       for (const std::string& s : lw::best_decompositions()) {
         for (const lw::ClusterShape cluster : {lw::ClusterShape{1, 1}, lw::ClusterShape{2, 1}}) {
-          INFO(p.m, "x", p.n, "x", p.k, " ", s, " cluster ", cluster.m, "x", cluster.n, " on ",
-               sms, " SMs");
+          INFO(p.m, "x", p.n, "x", p.k, " ", s, " cluster ", cluster.m, "x", cluster.n, " on ", sms,
+               " SMs");
           const lw::Plan plan =
               lw::plan_schedule(s, p, lw::kDefaultTile, gpu, lw::Reduction::Deterministic, cluster)
                   .plan;
