@@ -401,6 +401,17 @@ void ResidualTrees::walk_together(const ResidualFeatures* xs, size_t n, double* 
     group_end[g] = g + 1 < keys.size() ? group_end[g + 1] : n;
   grouped.resize(n);
   for (size_t l = 0; l < n; ++l) grouped[l] = xs[lanes[l]];
+  thread_local SplitTables tables;  // per chunk of kForkLanes lanes of a group
+  thread_local std::vector<LaneSplits> splits;
+  tables.values.clear();
+  tables.below.clear();
+  splits.clear();
+  for (size_t g = 0, first = 0; g < keys.size(); first = group_end[g++]) {
+    for (size_t chunk = first; chunk < group_end[g]; chunk += kForkLanes) {
+      splits.emplace_back();
+      tables.add(&grouped[chunk], std::min(kForkLanes, group_end[g] - chunk), splits.back());
+    }
+  }
   thread_local std::vector<double> sum;  // per lane (grouped order)
   sum.assign(n, base_);
   thread_local std::vector<uint32_t> at;  // per group: where its shared walk stops
@@ -417,25 +428,51 @@ void ResidualTrees::walk_together(const ResidualFeatures* xs, size_t n, double* 
         at[g] = next;
       }
     }
-    size_t first = 0;
+    size_t first = 0, split = 0;
     for (size_t g = 0; g < keys.size(); first = group_end[g++]) {
       if (nodes_[at[g]].feature < 0) {
         for (size_t l = first; l < group_end[g]; ++l) sum[l] += values_[at[g]];
+        split += (group_end[g] - first + kForkLanes - 1) / kForkLanes;
         continue;
       }
       for (size_t chunk = first; chunk < group_end[g]; chunk += kForkLanes) {
         const size_t count = std::min(kForkLanes, group_end[g] - chunk);
-        walk_forking(at[g], keys[g], &grouped[chunk], count, &sum[chunk]);
+        walk_forking(at[g], keys[g], splits[split++], tables, count, &sum[chunk]);
       }
     }
   }
   for (size_t l = 0; l < n; ++l) sums[lanes[l]] = sum[l];
 }
 
-// One tree from `node` for the vectors x[0..count) (count <= kForkLanes) that share `key`'s
+// Appends the split tables of vectors x[0..count) (count <= kForkLanes), their places to `out`.
+void ResidualTrees::SplitTables::add(const ResidualFeatures* x, size_t count, LaneSplits& out) {
+  std::array<std::pair<float, uint32_t>, kForkLanes> by_value;
+  for (size_t f = 0; f < kResidualFeatures; ++f) {
+    if (((kDecompositionFeatures >> f) & 1u) == 0) continue;
+    size_t valued = 0;
+    for (size_t l = 0; l < count; ++l) {
+      if (!std::isnan(x[l][f])) by_value[valued++] = {x[l][f], static_cast<uint32_t>(l)};
+    }
+    std::sort(by_value.begin(), by_value.begin() + static_cast<std::ptrdiff_t>(valued));
+    out.first[f] = static_cast<uint32_t>(values.size());
+    out.below_first[f] = static_cast<uint32_t>(below.size());
+    below.push_back(0);
+    uint64_t lanes = 0;
+    for (size_t i = 0; i < valued; ++i) {
+      lanes |= uint64_t{1} << by_value[i].second;
+      if (i + 1 < valued && by_value[i + 1].first == by_value[i].first) continue;
+      values.push_back(by_value[i].first);
+      below.push_back(lanes);
+    }
+    out.count[f] = static_cast<uint32_t>(values.size()) - out.first[f];
+  }
+}
+
+// One tree from `node` for the vectors of `splits` (count <= kForkLanes) that share `key`'s
 // features outside the decomposition ones: each vector's leaf value added to its sum.
 void ResidualTrees::walk_forking(uint32_t node, const ResidualFeatures& key,
-                                 const ResidualFeatures* x, size_t count, double* sum) const {
+                                 const LaneSplits& splits, const SplitTables& tables, size_t count,
+                                 double* sum) const {
   struct Fork {
     uint32_t node;
     uint64_t lanes;
@@ -457,11 +494,10 @@ void ResidualTrees::walk_forking(uint32_t node, const ResidualFeatures& key,
       node = nd.child[!(key[f] < nd.threshold)];
       continue;
     }
-    uint64_t left = 0;
-    for (uint64_t m = lanes; m != 0; m &= m - 1) {
-      const int l = __builtin_ctzll(m);
-      left |= static_cast<uint64_t>(x[l][f] < nd.threshold) << l;
-    }
+    const float* value = &tables.values[splits.first[f]];
+    uint32_t j = 0;
+    while (j < splits.count[f] && value[j] < nd.threshold) ++j;
+    const uint64_t left = lanes & tables.below[splits.below_first[f] + j];
     const uint64_t right = lanes & ~left;
     if (left != 0 && right != 0) {
       stack[queued++] = Fork{nd.child[1], right};

@@ -98,8 +98,20 @@ class ResidualTrees {
   void walk_together(const ResidualFeatures* xs, size_t n, double* sums) const;
   // Vectors a forking walk carries at once (bits of a mask).
   static constexpr size_t kForkLanes = 64;
-  void walk_forking(uint32_t node, const ResidualFeatures& key, const ResidualFeatures* x,
-                    size_t count, double* sum) const;
+  // How the vectors of one forking walk split at any threshold of a decomposition feature f: their
+  // distinct values of f ascending, values[first[f] + j] (j < count[f]), and below[below_first[f]
+  // + j] the lanes whose value is one of the j least (a NaN is in none: x < threshold is false for
+  // it). A node then costs a short scan of the few values, not a compare per lane.
+  struct LaneSplits {
+    std::array<uint32_t, kResidualFeatures> first{}, count{}, below_first{};
+  };
+  struct SplitTables {
+    std::vector<float> values;
+    std::vector<uint64_t> below;
+    void add(const ResidualFeatures* x, size_t count, LaneSplits& out);
+  };
+  void walk_forking(uint32_t node, const ResidualFeatures& key, const LaneSplits& splits,
+                    const SplitTables& tables, size_t count, double* sum) const;
   // log_factor(x) finished from the partial walk: the same leaves, added in the same order.
   double log_factor_from(const PartialWalk& w, const ResidualFeatures& x) const;
   void flatten();

@@ -324,6 +324,11 @@ TEST_CASE("the shared and batched walks give log_factor's answers to the bit") {
   }
   xs.push_back(plan_x(4, 1, 1, 2, 0));  // another config's
   xs.push_back(xs[3]);                  // twice
+  xs.push_back(plan_x(2, 3, 1, NAN, 2));  // a NaN goes right at every threshold
+  for (int d = 0; d < 150; ++d) {         // a config of more plans than a forking walk's lanes
+    xs.push_back(plan_x(5, 6, static_cast<float>(d % 7), static_cast<float>(d % 11),
+                        static_cast<float>(d % 13)));
+  }
   std::vector<double> batched(xs.size());
   all.remember_log_factors(xs.data(), xs.size(), batched.data());
   for (size_t i = 0; i < xs.size(); ++i) {
