@@ -322,8 +322,8 @@ TEST_CASE("the shared and batched walks give log_factor's answers to the bit") {
     xs.push_back(plan_x(2, 3, static_cast<float>(d % 3), static_cast<float>(d % 5),
                         static_cast<float>(d % 4)));
   }
-  xs.push_back(plan_x(4, 1, 1, 2, 0));  // another config's
-  xs.push_back(xs[3]);                  // twice
+  xs.push_back(plan_x(4, 1, 1, 2, 0));    // another config's
+  xs.push_back(xs[3]);                    // twice
   xs.push_back(plan_x(2, 3, 1, NAN, 2));  // a NaN goes right at every threshold
   for (int d = 0; d < 150; ++d) {         // a config of more plans than a forking walk's lanes
     xs.push_back(plan_x(5, 6, static_cast<float>(d % 7), static_cast<float>(d % 11),
