@@ -133,18 +133,25 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
 // model's life, and a sweep runs many plans under one model on one GPU).
 void Simulator::ask_sm_spread(const CostModel& model) {
   const int64_t sms = opt_.sms * opt_.cluster_size;
-  if (sm_spread_of_.model == model.id() && sm_spread_of_.slots == opt_.sms &&
-      sm_spread_of_.sms == sms) {
-    return;
+  for (const SmSpreadAnswers& a : sm_spreads_) {
+    if (a.model == model.id() && a.slots == opt_.sms && a.sms == sms) {
+      sm_spread_ = a.spread.data();
+      return;
+    }
   }
-  sm_spread_of_ = SmSpreadKey{};  // a refusal below leaves no answers kept
-  sm_spread_.resize(static_cast<size_t>(opt_.sms));
+  SmSpreadAnswers& a = sm_spreads_[sm_spread_next_];
+  a.model = 0;  // a refusal below leaves no answers kept
+  a.spread.resize(static_cast<size_t>(opt_.sms));
   for (int64_t s = 0; s < opt_.sms; ++s) {
     const LoopStart at{s, nullptr, CostContext{sms}};
-    sm_spread_[static_cast<size_t>(s)] =
+    a.spread[static_cast<size_t>(s)] =
         checked(model.stretch(Stretch::SmSpread, *plan_, at), "sm_spread");
   }
-  sm_spread_of_ = SmSpreadKey{model.id(), opt_.sms, sms};
+  a.model = model.id();
+  a.slots = opt_.sms;
+  a.sms = sms;
+  sm_spread_ = a.spread.data();
+  sm_spread_next_ = (sm_spread_next_ + 1) % kSmSpreadsKept;
 }
 
 void Simulator::run_events() {

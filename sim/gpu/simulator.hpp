@@ -4,6 +4,7 @@
 // as a deadlock with its wait cycle.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -244,16 +245,20 @@ class Simulator {
   PanelLag panel_lag_;  // of the plan, when the model needs it
   FixedCosts fixed_;    // of the plan
   bool slows_sms_ = false;
-  bool stretches_ = false;         // CostNeeds::segment_stretch
-  bool throttles_ = false;         // CostNeeds::clock
-  std::vector<double> sm_spread_;  // Stretch::SmSpread per SM, when slows_sms_
-  // The model (CostModel::id, 0: none) and SM count (slots, SMs) sm_spread_ holds the answers of.
-  struct SmSpreadKey {
+  bool stretches_ = false;             // CostNeeds::segment_stretch
+  bool throttles_ = false;             // CostNeeds::clock
+  const double* sm_spread_ = nullptr;  // Stretch::SmSpread per SM, when slows_sms_
+  // The model's answers per SM for a model (CostModel::id, 0: none) and SM count (slots, SMs):
+  // the last few kept (best alternates the SM counts of 1x1 and 2x1 clusters).
+  struct SmSpreadAnswers {
     uint64_t model = 0;
     int64_t slots = 0, sms = 0;
+    std::vector<double> spread;
   };
-  SmSpreadKey sm_spread_of_;
-  PanelLagCache panel_lags_;  // of the last few plans (a plan is often simulated again)
+  static constexpr size_t kSmSpreadsKept = 4;
+  std::array<SmSpreadAnswers, kSmSpreadsKept> sm_spreads_;
+  size_t sm_spread_next_ = 0;  // the entry replaced next
+  PanelLagCache panel_lags_;   // of the last few plans (a plan is often simulated again)
   int32_t current_launch_ = 0;
   int64_t launch_grid_ = 0;
   int64_t next_to_dispatch_ = 0;
