@@ -190,31 +190,57 @@ double action_end(const Plan& p, const Segment& seg, const LeastCosts& c, Raised
   return t + c.epilogue;
 }
 
-// One pass over every CTA (each from time 0: waves not counted), in increasing or decreasing CTA
-// order, each fixup waiting for the flags the CTAs before it in that order raised (a flag they do
-// not raise far enough sets `unresolved` and bounds nothing): the latest CTA end and the total
+// The CTAs a pass walks: first, first + stride, ... (count of them), each standing for `copies`
+// CTAs of the grid in the busy-time total (CTAs that run the same segments at the same times).
+struct CtaRun {
+  int64_t first, stride, count;
+  double copies;
+};
+
+// The CTAs whose chains stand for every CTA of `p`: all of them, or for a split-K plan of one
+// unit per CTA, the units of tile 0 (every split tile runs the same k ranges at the same least
+// costs, and its flags are its own) and one data-parallel tile's CTA.
+std::vector<CtaRun> chain_ctas(const Plan& p) {
+  if (p.split_mode != SplitMode::FixedSplit || p.grid != p.work_units || p.split_tiles < 1) {
+    return {CtaRun{0, 1, p.grid, 1.0}};
+  }
+  std::vector<CtaRun> runs{CtaRun{0, p.split_tiles, p.splits, static_cast<double>(p.split_tiles)}};
+  if (p.tiles > p.split_tiles) {
+    runs.push_back(CtaRun{p.split_units, 1, 1, static_cast<double>(p.tiles - p.split_tiles)});
+  }
+  return runs;
+}
+
+// One pass over the CTAs of `runs` (each from time 0: waves not counted), in their order or the
+// reverse, each fixup waiting for the flags the CTAs before it in that order raised (a flag they
+// do not raise far enough sets `unresolved` and bounds nothing): the latest CTA end and the total
 // busy time (waits not counted). Stops once the latest end passes `enough`.
 struct Pass {
   double latest = 0, work = 0;
 };
-Pass chain_pass(const Plan& p, const LeastCosts& c, bool reverse, double enough,
-                RaisedFlags& flags) {
+Pass chain_pass(const Plan& p, const LeastCosts& c, const std::vector<CtaRun>& runs, bool reverse,
+                double enough, RaisedFlags& flags) {
   Pass r;
-  flags.reset(p.workspace_slots);
+  flags.reset(runs.size() == 1 && runs[0].count == p.grid ? p.workspace_slots
+                                                          : std::min(p.workspace_slots, p.splits));
   Segment seg;
-  for (int64_t i = 0; i < p.grid; ++i) {
-    double t = c.prologue;
-    r.work += c.prologue;
-    CtaWalk w;
-    walk_begin(p, reverse ? p.grid - 1 - i : i, w);
-    while (walk_next(p, w, seg)) {
-      const double mac = static_cast<double>(segment_iters(seg)) * c.iter;
-      r.work += mac;
-      t = action_end(p, seg, c, flags, t + mac, r.work);
-      if (seg.signal > 0) flags.raise(seg.slot, t, seg.signal);
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const CtaRun& run = runs[reverse ? runs.size() - 1 - k : k];
+    for (int64_t i = 0; i < run.count; ++i) {
+      double t = c.prologue;
+      double work = c.prologue;
+      CtaWalk w;
+      walk_begin(p, run.first + run.stride * (reverse ? run.count - 1 - i : i), w);
+      while (walk_next(p, w, seg)) {
+        const double mac = static_cast<double>(segment_iters(seg)) * c.iter;
+        work += mac;
+        t = action_end(p, seg, c, flags, t + mac, work);
+        if (seg.signal > 0) flags.raise(seg.slot, t, seg.signal);
+      }
+      r.work += work * run.copies;
+      r.latest = std::max(r.latest, t);
+      if (r.latest > enough) return r;
     }
-    r.latest = std::max(r.latest, t);
-    if (r.latest > enough) break;
   }
   return r;
 }
@@ -236,9 +262,11 @@ double fixup_chain_time(const Plan& p, const CostModel& model, const SimOptions&
   const double launch = model.fixed_costs(p).launch_overhead;
   thread_local RaisedFlags flags;
   // Forward, then backward if a wait went unbounded (its signals come from later CTAs).
-  Pass pass = chain_pass(p, c, false, enough - launch, flags);
+  const std::vector<CtaRun> runs = chain_ctas(p);
+  Pass pass = chain_pass(p, c, runs, false, enough - launch, flags);
   if (flags.unresolved() && pass.latest <= enough - launch) {
-    pass.latest = std::max(pass.latest, chain_pass(p, c, true, enough - launch, flags).latest);
+    pass.latest =
+        std::max(pass.latest, chain_pass(p, c, runs, true, enough - launch, flags).latest);
   }
   const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
   return launch + std::max(pass.latest, pass.work / slots);

@@ -142,3 +142,19 @@ TEST_CASE("the iteration floor stops only runs that cannot end by the cut-off") 
   }
   CHECK(sooner * 2 > cut);  // it stops most of them sooner
 }
+
+// A split-K plan of one unit per CTA: every split tile runs the same k ranges at the same least
+// costs, so the chain bound walks tile 0's units (and one data-parallel tile's CTA) for them all.
+// On 2048 x 256 x 16384 (32 tiles of 256 k-tiles, split 4 and 8 over 128 and 256 CTAs), the
+// owner waits for the last peer's store: the chain bound holds most of the simulated time.
+TEST_CASE("the split-K chain bound follows every tile's fixups from tile 0's") {
+  const lw::GpuSpec h200 = lw::gpu_preset("h200");
+  const auto fitted = lw::make_model_from_file("configs/models/h200-bf16-wgmma-r17.json", {}, h200);
+  for (const char* s : {"splitk:4", "splitk:8"}) {
+    const Timed t = timed(*fitted, lw::Problem{2048, 256, 16384}, s, "128x128x64", 132);
+    INFO(s);
+    CHECK(t.chained > 1.1 * t.least);
+    CHECK(t.chained > 0.6 * t.simulated);
+    CHECK(t.chained <= t.simulated);
+  }
+}
