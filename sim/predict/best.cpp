@@ -35,10 +35,14 @@ struct Candidate {
   }
 };
 
-// A split plan's fixup chains are bounded (fixup_chain_time) only when its cheap bound is at least
-// this share of the cut-off: measured on the 32,824-shape corpus under the fitted model, the
-// chained bound passed the cut-off for 0.6 % of the plans below 0.6 and 14-53 % above 0.7.
+// A Stream-K-like plan's fixup chains (a walk of every CTA) are bounded (fixup_chain_time) only
+// when its cheap bound is at least this share of the cut-off: measured on the 32,824-shape corpus
+// under the fitted model, the chained bound passed the cut-off for 0.6 % of the plans below 0.6
+// and 14-53 % above 0.7. A split-K plan's chains walk one tile's units: always worth it.
 constexpr double kChainWorthShare = 0.65;
+double chain_worth_share(const Plan& p) {
+  return p.split_mode == SplitMode::FixedSplit ? 0.0 : kChainWorthShare;
+}
 
 // Try-first rank of each best_decompositions() entry (lower first).
 constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
@@ -252,7 +256,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
     queue.pop_back();
     if (q.bound > ranking.cutoff()) break;  // neither this nor a later one can enter (nor tie)
     Bounded& b = all[q.i];
-    if (!q.chained && b.twin == q.i && q.bound > kChainWorthShare * ranking.cutoff()) {
+    if (!q.chained && b.twin == q.i && q.bound > chain_worth_share(*b.plan) * ranking.cutoff()) {
       const SimOptions opt = sim_options_for(gpu, clusters[b.candidate->cluster]);
       const double enough = ranking.cutoff() / (b.factor * kRoundingMargin);
       const double chained =
