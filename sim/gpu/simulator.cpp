@@ -114,6 +114,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   if (slows_sms_) ask_sm_spread(model);
   now_ = 0;
   iters_unstarted_ = static_cast<double>(plan.tiles) * static_cast<double>(plan.k_tiles);
+  epilogues_unstarted_ = static_cast<double>(plan.tiles);
   stop_at_ = opt_.cutoff;
   iter_floor_on_ = opt_.iter_floor > 0 && std::isfinite(opt_.cutoff);
   update_stop();
@@ -322,6 +323,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   c.waited = 0;
   if (iter_floor_on_) {
     iters_unstarted_ -= static_cast<double>(segment_iters(c.seg));
+    epilogues_unstarted_ -= c.seg.role == Role::Whole || c.seg.role == Role::Final;
     update_stop();
   }
   if (track_working_set_ && !c.seg.reduction_only) {

@@ -26,11 +26,12 @@ struct SimOptions {
   // Stop once simulated time passes this (the run cannot beat a makespan already found):
   // SimResult::cut_off is set and makespan is the time reached. Infinity: run to the end.
   double cutoff = std::numeric_limits<double>::infinity();
-  // > 0: no MAC iteration of the plan's launch can finish sooner than this apart, chip-wide (in
-  // simulated time: the least iteration time at the chip's best throughput over the slots; see
-  // sim/predict/bounds.hpp). The run then stops as soon as the time now plus the iterations not
-  // started yet at this pace passes `cutoff`, well before the clock itself does.
+  // > 0: the chip needs at least this much time per MAC iteration, and epilogue_floor per tile's
+  // epilogue, in simulated time (sim/predict/bounds.hpp, chip_floors). The run then stops as soon
+  // as the time now plus what the iterations and epilogues not started yet need passes `cutoff`,
+  // well before the clock itself does.
   double iter_floor = 0;
+  double epilogue_floor = 0;
   // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
   // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
   int64_t cluster_size = 1;
@@ -131,7 +132,9 @@ class Simulator {
   // stop_at_ for the iterations not started now (inline: runs at every segment start).
   void update_stop() {
     if (iter_floor_on_) {
-      stop_at_ = opt_.cutoff - iters_unstarted_ * opt_.iter_floor * kFloorMargin;
+      stop_at_ = opt_.cutoff -
+                 (iters_unstarted_ * opt_.iter_floor + epilogues_unstarted_ * opt_.epilogue_floor) *
+                     kFloorMargin;
     }
   }
   // The floor's share counted: the simulator's sums of times round differently from the product.
@@ -265,11 +268,12 @@ class Simulator {
   int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
   double now_ = 0;
-  // The cut-off on the clock: opt_.cutoff, less the least time the iterations not started yet
-  // need at SimOptions::iter_floor (recomputed as segments start; it only grows).
+  // The cut-off on the clock: opt_.cutoff, less the least time the iterations and epilogues not
+  // started yet need at the SimOptions floors (recomputed as segments start; it only grows).
   double stop_at_ = 0;
-  double iters_unstarted_ = 0;  // MAC iterations of launch 0 no segment has started yet
-  bool iter_floor_on_ = false;  // SimOptions::iter_floor > 0 and a finite cutoff
+  double iters_unstarted_ = 0;      // MAC iterations of launch 0 no segment has started yet
+  double epilogues_unstarted_ = 0;  // tiles whose writing segment (Whole, Final) has not started
+  bool iter_floor_on_ = false;      // SimOptions::iter_floor > 0 and a finite cutoff
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
   // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-queue

@@ -53,10 +53,13 @@ double first_loop_iter(const Plan& p, const CostModel& model, const SimOptions& 
 
 }  // namespace
 
-double chip_iter_floor(const Plan& p, const CostModel& model, const SimOptions& opt) {
-  if (!model.needs(p).shared_rate) return 0.0;
+ChipFloors chip_floors(const Plan& p, const CostModel& model, const SimOptions& opt) {
+  if (!model.needs(p).shared_rate || !model.load_bound(p, 1).costs_grow) return {};
+  const int64_t all_sms = opt.sms * opt.cluster_size;
   const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
-  return model.load_bound(p, opt.sms * opt.cluster_size).least_iter_time / slots;
+  const CostContext least{all_sms, 1, 1, 1};
+  return ChipFloors{model.load_bound(p, all_sms).least_iter_time / slots,
+                    model.transfer(Transfer::Epilogue, p, Segment{}, least) / slots};
 }
 
 // The least simulated time (before the makespan factor) plan `p` can take under a model whose
@@ -106,7 +109,8 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
         prologue + k * first_iter + epilogue +
         static_cast<double>(ceil_div(p.grid, slot_count) - 1) * (prologue + k * iter + epilogue);
   }
-  const double throughput = iters * chip_iter_floor(p, model, opt);
+  const ChipFloors floors = chip_floors(p, model, opt);
+  const double throughput = iters * floors.iter + static_cast<double>(p.tiles) * floors.epilogue;
   return std::max(fixed.launch_overhead + std::max({work / slots, chain, waves, throughput}),
                   split_k_lower_bound(p, model, opt));
 }
