@@ -115,8 +115,9 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   now_ = 0;
   iters_unstarted_ = static_cast<double>(plan.tiles) * static_cast<double>(plan.k_tiles);
   epilogues_unstarted_ = static_cast<double>(plan.tiles);
+  fixups_unstarted_ = options.floors.fixups;
   stop_at_ = opt_.cutoff;
-  iter_floor_on_ = opt_.iter_floor > 0 && std::isfinite(opt_.cutoff);
+  iter_floor_on_ = opt_.floors.iter > 0 && std::isfinite(opt_.cutoff);
   update_stop();
   rated_ = needs.shared_rate;
   progress_ = progress_at_ = 0;
@@ -324,6 +325,9 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   if (iter_floor_on_) {
     iters_unstarted_ -= static_cast<double>(segment_iters(c.seg));
     epilogues_unstarted_ -= c.seg.role == Role::Whole || c.seg.role == Role::Final;
+    // Counted down only from a known count (a plan without one keeps 0).
+    if (fixups_unstarted_ > 0)
+      fixups_unstarted_ -= static_cast<double>(fixup_actions(*plan_, c.seg));
     update_stop();
   }
   if (track_working_set_ && !c.seg.reduction_only) {

@@ -19,6 +19,29 @@
 
 namespace lw {
 
+// The least time the whole chip needs, in simulated time, per unit of a plan's work: a MAC
+// iteration, a tile's epilogue, a fixup action (a partial store, add or load), and the plan's count
+// of fixup actions (only where it is known exactly: 0 else).
+struct WorkFloors {
+  double iter = 0, epilogue = 0, fixup = 0;
+  double fixups = 0;
+};
+
+// A segment's fixup actions, as WorkFloors::fixups counts them: a partial store or add, or each
+// partial a Final segment loads.
+inline int64_t fixup_actions(const Plan& p, const Segment& s) {
+  switch (s.role) {
+    case Role::Whole:
+      return 0;
+    case Role::StorePartial:
+    case Role::Accumulate:
+      return 1;
+    case Role::Final:
+      break;
+  }
+  return p.storage == FixupStorage::Slots ? s.load_slots : 1;
+}
+
 struct SimOptions {
   int64_t sms = 132;
   int64_t ctas_per_sm = 1;
@@ -26,12 +49,10 @@ struct SimOptions {
   // Stop once simulated time passes this (the run cannot beat a makespan already found):
   // SimResult::cut_off is set and makespan is the time reached. Infinity: run to the end.
   double cutoff = std::numeric_limits<double>::infinity();
-  // > 0: the chip needs at least this much time per MAC iteration, and epilogue_floor per tile's
-  // epilogue, in simulated time (sim/predict/bounds.hpp, chip_floors). The run then stops as soon
-  // as the time now plus what the iterations and epilogues not started yet need passes `cutoff`,
-  // well before the clock itself does.
-  double iter_floor = 0;
-  double epilogue_floor = 0;
+  // What the chip needs at least for the plan's work (0: nothing known; sim/predict/bounds.hpp,
+  // chip_floors). The run then stops as soon as the time now plus what the work not started yet
+  // needs passes `cutoff`, well before the clock itself does.
+  WorkFloors floors;
   // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
   // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
   int64_t cluster_size = 1;
@@ -129,12 +150,13 @@ class Simulator {
     }
   }
   void report_deadlock();
-  // stop_at_ for the iterations not started now (inline: runs at every segment start).
+  // stop_at_ for the work not started now (inline: runs at every segment start).
   void update_stop() {
     if (iter_floor_on_) {
-      stop_at_ = opt_.cutoff -
-                 (iters_unstarted_ * opt_.iter_floor + epilogues_unstarted_ * opt_.epilogue_floor) *
-                     kFloorMargin;
+      const WorkFloors& f = opt_.floors;
+      stop_at_ = opt_.cutoff - (iters_unstarted_ * f.iter + epilogues_unstarted_ * f.epilogue +
+                                fixups_unstarted_ * f.fixup) *
+                                   kFloorMargin;
     }
   }
   // The floor's share counted: the simulator's sums of times round differently from the product.
@@ -273,6 +295,7 @@ class Simulator {
   double stop_at_ = 0;
   double iters_unstarted_ = 0;      // MAC iterations of launch 0 no segment has started yet
   double epilogues_unstarted_ = 0;  // tiles whose writing segment (Whole, Final) has not started
+  double fixups_unstarted_ = 0;     // fixup actions (WorkFloors::fixups) of no started segment
   bool iter_floor_on_ = false;      // SimOptions::iter_floor > 0 and a finite cutoff
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when

@@ -276,9 +276,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
       opt.cutoff = ranking.cutoff();
       opt.sm_stats = false;
       opt.makespan_factor = b.factor;
-      const ChipFloors floors = chip_floors(*b.plan, model, opt);
-      opt.iter_floor = floors.iter;
-      opt.epilogue_floor = floors.epilogue;
+      opt.floors = chip_floors(*b.plan, model, opt);
       const SimResult& r = sim.run(*b.plan, model, opt);
       ++simulated;
       b.can_win = !r.deadlock && !r.cut_off;

@@ -53,13 +53,24 @@ double first_loop_iter(const Plan& p, const CostModel& model, const SimOptions& 
 
 }  // namespace
 
-ChipFloors chip_floors(const Plan& p, const CostModel& model, const SimOptions& opt) {
+WorkFloors chip_floors(const Plan& p, const CostModel& model, const SimOptions& opt) {
   if (!model.needs(p).shared_rate || !model.load_bound(p, 1).costs_grow) return {};
   const int64_t all_sms = opt.sms * opt.cluster_size;
   const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
   const CostContext least{all_sms, 1, 1, 1};
-  return ChipFloors{model.load_bound(p, all_sms).least_iter_time / slots,
-                    model.transfer(Transfer::Epilogue, p, Segment{}, least) / slots};
+  const Segment seg;
+  WorkFloors f;
+  f.iter = model.load_bound(p, all_sms).least_iter_time / slots;
+  f.epilogue = model.transfer(Transfer::Epilogue, p, seg, least) / slots;
+  f.fixup = std::min({model.transfer(Transfer::PartialStore, p, seg, least),
+                      model.transfer(Transfer::PartialAccumulate, p, seg, least),
+                      model.transfer(Transfer::PartialLoad, p, seg, least)}) /
+            slots;
+  if (p.split_mode == SplitMode::FixedSplit && p.storage == FixupStorage::Slots &&
+      !p.separate_reduction && p.splits > 1) {
+    f.fixups = 2.0 * static_cast<double>(p.split_tiles) * static_cast<double>(p.splits - 1);
+  }
+  return f;
 }
 
 // The least simulated time (before the makespan factor) plan `p` can take under a model whose
@@ -109,8 +120,9 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
         prologue + k * first_iter + epilogue +
         static_cast<double>(ceil_div(p.grid, slot_count) - 1) * (prologue + k * iter + epilogue);
   }
-  const ChipFloors floors = chip_floors(p, model, opt);
-  const double throughput = iters * floors.iter + static_cast<double>(p.tiles) * floors.epilogue;
+  const WorkFloors floors = chip_floors(p, model, opt);
+  const double throughput = iters * floors.iter + static_cast<double>(p.tiles) * floors.epilogue +
+                            floors.fixups * floors.fixup;
   return std::max(fixed.launch_overhead + std::max({work / slots, chain, waves, throughput}),
                   split_k_lower_bound(p, model, opt));
 }

@@ -94,14 +94,14 @@ TEST_CASE("the data-parallel bound prices the first wave's loops at its busy SMs
   CHECK(t.least <= t.simulated);
 }
 
-// SimOptions::iter_floor and epilogue_floor (chip_floors): a run told what the chip needs at least
-// per MAC iteration and per tile's epilogue stops once the iterations and epilogues it has not
-// started cannot end by the cut-off. It must never stop a run that ends by the cut-off (nor change
+// SimOptions::floors (chip_floors): a run told what the chip needs at least per MAC iteration, per
+// tile's epilogue and per fixup action stops once the work it has not started cannot end by the
+// cut-off. It must never stop a run that ends by the cut-off (nor change
 // its makespan), and it stops the others sooner than the clock alone would.
 TEST_CASE("the chip floors stop only runs that cannot end by the cut-off") {
   const lw::GpuSpec h200 = lw::gpu_preset("h200");
   const auto fitted = lw::make_model_from_file("configs/models/h200-bf16-wgmma-r17.json", {}, h200);
-  int64_t sooner = 0, cut = 0;
+  int64_t sooner = 0, cut = 0, fixed_count = 0;
   for (const int64_t sms : {132, 64}) {
     const lw::GpuShape gpu{sms, 1};
     for (const lw::Problem p : {lw::Problem{195, 3053, 144}, lw::Problem{1536, 1536, 4096},
@@ -121,11 +121,11 @@ TEST_CASE("the chip floors stop only runs that cannot end by the cut-off") {
           const lw::SimResult full = sim.run(plan, *fitted, opt);
           const int64_t full_events = full.events;
           const double makespan = full.makespan;
-          const lw::ChipFloors floors = lw::chip_floors(plan, *fitted, opt);
-          opt.iter_floor = floors.iter;
-          opt.epilogue_floor = floors.epilogue;
-          REQUIRE(opt.iter_floor > 0);
-          REQUIRE(opt.epilogue_floor > 0);
+          opt.floors = lw::chip_floors(plan, *fitted, opt);
+          REQUIRE(opt.floors.iter > 0);
+          REQUIRE(opt.floors.epilogue > 0);
+          REQUIRE(opt.floors.fixup > 0);
+          fixed_count += opt.floors.fixups > 0;
           opt.cutoff = makespan;  // ends exactly at the cut-off: runs to the end, the same time
           const lw::SimResult& at = sim.run(plan, *fitted, opt);
           CHECK_FALSE(at.cut_off);
@@ -133,7 +133,7 @@ TEST_CASE("the chip floors stop only runs that cannot end by the cut-off") {
           opt.cutoff = 0.8 * makespan;
           const int64_t floored = sim.run(plan, *fitted, opt).events;
           CHECK(sim.run(plan, *fitted, opt).cut_off);
-          opt.iter_floor = opt.epilogue_floor = 0;
+          opt.floors = lw::WorkFloors{};
           const int64_t clocked = sim.run(plan, *fitted, opt).events;
           CHECK(floored <= clocked);
           CHECK(clocked < full_events);
@@ -144,6 +144,7 @@ TEST_CASE("the chip floors stop only runs that cannot end by the cut-off") {
     }
   }
   CHECK(sooner * 2 > cut);  // it stops most of them sooner
+  CHECK(fixed_count > 0);   // split-K plans count their fixup actions
 }
 
 // A split-K plan of one unit per CTA: every split tile runs the same k ranges at the same least
