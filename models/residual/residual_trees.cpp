@@ -129,32 +129,49 @@ ResidualTrees::ResidualTrees(double base, std::vector<ResidualTree> trees, size_
   flatten();
 }
 
+// Lays every tree out depth first from its root (left subtree right after its node), each node
+// one Node; refuses a tree of more nodes than a 16-bit offset reaches.
 void ResidualTrees::flatten() {
   nodes_.clear();
   values_.clear();
   roots_.clear();
   all_trees_.clear();
-  for (const auto& t : trees_) {
+  struct Pending {
+    int32_t node;    // in the file's tree
+    int64_t parent;  // nodes_ index of the parent whose right offset points here (-1: none)
+  };
+  std::vector<Pending> stack;
+  for (size_t t = 0; t < trees_.size(); ++t) {
+    const ResidualTree& tree = trees_[t];
     all_trees_.push_back(static_cast<uint32_t>(roots_.size()));
-    const auto root = static_cast<uint32_t>(nodes_.size());
-    roots_.push_back(root);
-    for (size_t i = 0; i < t.feature.size(); ++i) {
-      const bool inner = t.feature[i] >= 0;  // check_tree: children lie inside the tree
-      nodes_.push_back(Node{t.feature[i],
-                            t.threshold[i],
-                            {inner ? root + static_cast<uint32_t>(t.left[i]) : 0,
-                             inner ? root + static_cast<uint32_t>(t.right[i]) : 0}});
-      values_.push_back(t.value[i]);
+    const size_t root = nodes_.size();
+    roots_.push_back(static_cast<uint32_t>(root));
+    stack.assign(1, Pending{0, -1});
+    while (!stack.empty()) {
+      const Pending at = stack.back();
+      stack.pop_back();
+      const size_t here = nodes_.size();
+      if (here - root >= kMaxTreeNodes) {
+        throw std::invalid_argument("residual tree " + std::to_string(t) + ": more than " +
+                                    std::to_string(kMaxTreeNodes) + " nodes laid out as a tree");
+      }
+      if (at.parent >= 0)
+        nodes_[static_cast<size_t>(at.parent)].right =
+            static_cast<uint16_t>(here - static_cast<size_t>(at.parent));
+      const auto i = static_cast<size_t>(at.node);
+      const int32_t feature = tree.feature[i];
+      if (feature < 0) {
+        nodes_.push_back(Node{0.0f, 0, kLeaf, 0});
+        values_.push_back(tree.value[i]);
+        continue;
+      }
+      const bool decomposition = ((kDecompositionFeatures >> feature) & 1u) != 0;
+      nodes_.push_back(Node{tree.threshold[i], static_cast<uint8_t>(feature),
+                            decomposition ? kDecomposition : kTurns, 0});
+      values_.push_back(0.0);
+      stack.push_back(Pending{tree.right[i], static_cast<int64_t>(here)});
+      stack.push_back(Pending{tree.left[i], -1});
     }
-  }
-  turns_.clear();
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    const Node& n = nodes_[i];
-    const auto self = static_cast<uint32_t>(i);
-    const bool stays = n.feature < 0 || ((kDecompositionFeatures >> n.feature) & 1u) != 0;
-    turns_.push_back(
-        stays ? Turn{0, 0.0f, {self, self}}
-              : Turn{static_cast<uint32_t>(n.feature), n.threshold, {n.child[0], n.child[1]}});
   }
 }
 
@@ -213,17 +230,17 @@ double ResidualTrees::log_factor(const ResidualFeatures& x) const {
 }
 
 // kWalkLanes lanes each walk a tree; a lane whose tree stops takes the next tree, until none is
-// left; the lanes then finish one by one. A turn is a load from the node's two children (no
-// branch); only a walk's end is one.
+// left; the lanes then finish one by one. A turn is an add of 1 or the right offset (no branch);
+// only a walk's end is one.
 template <bool kPartial>
 void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, size_t count,
                          const uint32_t* from, uint32_t* to) const {
   const Node* nodes = nodes_.data();
   const auto turns = [](const Node& n) {
     if constexpr (kPartial) {
-      return n.feature >= 0 && ((kDecompositionFeatures >> n.feature) & 1u) == 0;
+      return n.kind == kTurns;
     } else {
-      return n.feature >= 0;
+      return n.kind != kLeaf;
     }
   };
   constexpr size_t kFinished = SIZE_MAX;
@@ -239,7 +256,7 @@ void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, si
     for (size_t lane = 0; lane < kWalkLanes; ++lane) {
       const Node& n = nodes[at[lane]];
       if (turns(n)) {
-        at[lane] = n.child[!(x[static_cast<size_t>(n.feature)] < n.threshold)];
+        at[lane] += next_offset(n, x);
         continue;
       }
       to[tree[lane]] = at[lane];
@@ -255,10 +272,8 @@ void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, si
   for (size_t lane = 0; lane < kWalkLanes; ++lane) {
     if (tree[lane] == kFinished) continue;
     uint32_t i = at[lane];
-    while (turns(nodes[i])) {
-      const Node& n = nodes[i];
-      i = n.child[!(x[static_cast<size_t>(n.feature)] < n.threshold)];
-    }
+    while (turns(nodes[i])) i += next_offset(nodes[i], x);
+
     to[tree[lane]] = i;
   }
 }
@@ -300,7 +315,7 @@ const ResidualTrees::PartialWalk& ResidualTrees::partial_walk(const ResidualFeat
   walk<true>(key, all_trees_.data(), all_trees_.size(), roots_.data(), w.stop.data());
   w.open.clear();
   for (uint32_t t = 0; t < w.stop.size(); ++t) {
-    if (nodes_[w.stop[t]].feature >= 0) w.open.push_back(t);
+    if (nodes_[w.stop[t]].kind != kLeaf) w.open.push_back(t);
   }
   return w;
 }
@@ -415,22 +430,22 @@ void ResidualTrees::walk_together(const ResidualFeatures* xs, size_t n, double* 
   thread_local std::vector<double> sum;  // per lane (grouped order)
   sum.assign(n, base_);
   thread_local std::vector<uint32_t> at;  // per group: where its shared walk stops
-  const Turn* turns = turns_.data();
+  const Node* nodes = nodes_.data();
   for (const uint32_t root : roots_) {
     // The groups' shared walks in step (independent loads overlap; a turn is no branch).
     at.assign(keys.size(), root);
     for (bool moved = true; moved;) {
       moved = false;
       for (size_t g = 0; g < keys.size(); ++g) {
-        const Turn& t = turns[at[g]];
-        const uint32_t next = t.child[!(keys[g][t.feature] < t.threshold)];
-        moved |= next != at[g];
-        at[g] = next;
+        const Node& nd = nodes[at[g]];
+        const uint32_t step = nd.kind == kTurns ? next_offset(nd, keys[g]) : 0u;
+        moved |= step != 0;
+        at[g] += step;
       }
     }
     size_t first = 0, split = 0;
     for (size_t g = 0; g < keys.size(); first = group_end[g++]) {
-      if (nodes_[at[g]].feature < 0) {
+      if (nodes[at[g]].kind == kLeaf) {
         for (size_t l = first; l < group_end[g]; ++l) sum[l] += values_[at[g]];
         split += (group_end[g] - first + kForkLanes - 1) / kForkLanes;
         continue;
@@ -482,28 +497,28 @@ void ResidualTrees::walk_forking(uint32_t node, const ResidualFeatures& key,
   uint64_t lanes = count == kForkLanes ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
   for (;;) {
     const Node& nd = nodes_[node];
-    if (nd.feature < 0) {
+    if (nd.kind == kLeaf) {
       for (uint64_t m = lanes; m != 0; m &= m - 1) sum[__builtin_ctzll(m)] += values_[node];
       if (queued == 0) return;
       node = stack[--queued].node;
       lanes = stack[queued].lanes;
       continue;
     }
-    const auto f = static_cast<size_t>(nd.feature);
-    if (((kDecompositionFeatures >> f) & 1u) == 0) {
-      node = nd.child[!(key[f] < nd.threshold)];
+    if (nd.kind == kTurns) {
+      node += next_offset(nd, key);
       continue;
     }
+    const size_t f = nd.feature;
     const float* value = &tables.values[splits.first[f]];
     uint32_t j = 0;
     while (j < splits.count[f] && value[j] < nd.threshold) ++j;
     const uint64_t left = lanes & tables.below[splits.below_first[f] + j];
     const uint64_t right = lanes & ~left;
     if (left != 0 && right != 0) {
-      stack[queued++] = Fork{nd.child[1], right};
+      stack[queued++] = Fork{node + nd.right, right};
       lanes = left;
     }
-    node = nd.child[left != 0 ? 0 : 1];
+    node += left != 0 ? 1u : nd.right;
   }
 }
 
