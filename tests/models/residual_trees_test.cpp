@@ -178,6 +178,34 @@ TEST_CASE("malformed trees are refused in one line") {
   }
 }
 
+// A file's tree may reach one node from two parents: laid out as a tree, it is copied per path,
+// so a file of shared nodes could stand for an enormous tree. Past the layout's 65,535 nodes a
+// tree is refused (at once, not after expanding it), and a shared node is walked as its copy.
+TEST_CASE("trees are laid out per path, up to 65,535 nodes") {
+  const int32_t k = static_cast<int32_t>(index_of("k"));
+  // Inner node i sends both ways to node i + 1: 2^depth paths to the one leaf.
+  const auto doubling = [&](int depth) {
+    lw::ResidualTree t;
+    for (int i = 0; i < depth; ++i) {
+      t.feature.push_back(k);
+      t.left.push_back(i + 1);
+      t.right.push_back(i + 1);
+      t.threshold.push_back(static_cast<float>(i));
+      t.value.push_back(0.0);
+    }
+    t.feature.push_back(-1);
+    t.left.push_back(-1);
+    t.right.push_back(-1);
+    t.threshold.push_back(0.0f);
+    t.value.push_back(0.5);
+    return t;
+  };
+  const lw::ResidualTrees small(0.0, {doubling(10)});  // 2^11 - 1 nodes laid out
+  CHECK(small.log_factor(with(3, 1)) == 0.5);
+  const std::string msg = error_of([&] { lw::ResidualTrees(0.0, {constant(0), doubling(40)}); });
+  CHECK(msg == "residual tree 1: more than 65535 nodes laid out as a tree");
+}
+
 TEST_CASE("the JSON form round-trips and names its features") {
   const lw::ResidualTrees t(0.05, {k_then_sms(), constant(-0.5)});
   const nlohmann::json j = t.to_json();
