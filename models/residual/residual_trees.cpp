@@ -256,7 +256,7 @@ void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, si
     for (size_t lane = 0; lane < kWalkLanes; ++lane) {
       const Node& n = nodes[at[lane]];
       if (turns(n)) {
-        at[lane] += next_offset(n, x);
+        at[lane] += select_offset(n, x);
         continue;
       }
       to[tree[lane]] = at[lane];
@@ -272,7 +272,7 @@ void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, si
   for (size_t lane = 0; lane < kWalkLanes; ++lane) {
     if (tree[lane] == kFinished) continue;
     uint32_t i = at[lane];
-    while (turns(nodes[i])) i += next_offset(nodes[i], x);
+    while (turns(nodes[i])) i += select_offset(nodes[i], x);
 
     to[tree[lane]] = i;
   }

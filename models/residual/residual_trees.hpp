@@ -79,6 +79,14 @@ class ResidualTrees {
   };
   static_assert(sizeof(Node) == 8, "a node is eight bytes");
   // From inner node n to the child x goes to: the next node, or the right one.
+  // Where the walk has independent lanes to overlap (walk): no branch, whose misses would cost
+  // more than the select's wait.
+  static uint32_t select_offset(const Node& n, const ResidualFeatures& x) {
+    const uint32_t left = 0u - static_cast<uint32_t>(x[n.feature] < n.threshold);  // all ones
+    return (left & 1u) | (~left & n.right);
+  }
+  // Where one walk follows its nodes through memory (walk_together, walk_forking): a branch, so
+  // that the predicted child's load starts before the compare resolves.
   static uint32_t next_offset(const Node& n, const ResidualFeatures& x) {
     return x[n.feature] < n.threshold ? 1u : n.right;
   }
