@@ -54,9 +54,11 @@ class CostModel {
 
   // The learned correction of the simulated makespan (a model file's "residual_trees"): the
   // simulator multiplies the makespan of plan `p` on `sms` SMs by makespan_factor(p, sms) (1
-  // without trees); event times and traces stay the simulation's own.
+  // without trees); event times and traces stay the simulation's own. The model answers
+  // differently after: it takes a new id().
   void set_residual_trees(std::shared_ptr<const ResidualTrees> trees) {
     residual_ = std::move(trees);
+    id_ = next_id();
   }
   const ResidualTrees* residual_trees() const { return residual_.get(); }
   double makespan_factor(const Plan& p, int64_t sms) const;
@@ -66,8 +68,8 @@ class CostModel {
   void makespan_factors(const Plan* plans, const int64_t* sms, size_t n, double* factors) const;
 
   // Tells this model from every other one built in the process (a copy shares it: the same
-  // answers), so that a cache across runs (the simulator's sm_spread answers) serves one model
-  // only.
+  // answers), so that a cache across runs (the simulator's sm_spread answers and kept runs)
+  // serves one model only.
   uint64_t id() const { return id_; }
 
  private:

@@ -62,6 +62,17 @@ struct SimOptions {
   bool sm_stats = true;  // fill SimResult::sm_stats (a search that needs only makespans skips it)
 };
 
+// Whether runs with options a and b are the same run (every field equal).
+inline bool same_options(const SimOptions& a, const SimOptions& b) {
+  static_assert(sizeof(SimOptions) == 88, "SimOptions changed: compare the new field here");
+  return a.sms == b.sms && a.ctas_per_sm == b.ctas_per_sm &&
+         a.record_timeline == b.record_timeline && a.cutoff == b.cutoff &&
+         a.floors.iter == b.floors.iter && a.floors.epilogue == b.floors.epilogue &&
+         a.floors.fixup == b.floors.fixup && a.floors.fixups == b.floors.fixups &&
+         a.cluster_size == b.cluster_size && a.makespan_factor == b.makespan_factor &&
+         a.sm_stats == b.sm_stats;
+}
+
 // The SMs of the GPU (or partition) a run of `o` is on: cluster slots times the cluster's CTAs.
 inline int64_t simulated_sms(const SimOptions& o) { return o.sms * o.cluster_size; }
 
@@ -111,6 +122,22 @@ class Simulator {
     Phase phase = kIdle;
   };
 
+  // The results of the last few runs without a timeline, by plan, model and options: predict and
+  // compare often run one plan again (two-tile is Stream-K below two waves, cutlass often dp).
+  struct KeptRun {
+    bool valid = false;
+    Plan plan;
+    uint64_t model = 0;
+    SimOptions options;
+    SimResult result;
+  };
+  static constexpr size_t kRunsKept = 4;
+  const SimResult* kept_run(const Plan& plan, const CostModel& model, const SimOptions& options);
+  void keep_run(const Plan& plan, const CostModel& model, const SimOptions& options);
+  std::array<KeptRun, kRunsKept> kept_runs_;
+  size_t next_kept_run_ = 0;
+  const SimResult& simulate_run(const Plan& plan, const CostModel& model,
+                                const SimOptions& options);
   void reset(const Plan& plan, const CostModel& model, const SimOptions& options);
   void ask_sm_spread(const CostModel& model);
   void run_events();

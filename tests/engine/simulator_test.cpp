@@ -74,3 +74,34 @@ TEST_CASE("split-K with a separate reduction launch") {
   for (const auto& s : r.timeline) reduction_segments += s.launch == 1;
   CHECK(reduction_segments == 1);
 }
+
+// A Simulator keeps the results of its last few runs: the same plan, model and options give the
+// kept result (the same as a fresh run's); any other input is simulated.
+TEST_CASE("a run again with the same inputs gives the same result, other inputs run") {
+  static const lw::GpuSpec none;
+  const auto unit = lw::make_model("unit", {}, none);
+  const auto other = lw::make_model("unit", {{"epilogue", 5.0}}, none);
+  const lw::GpuShape gpu{4, 1};
+  const auto plan = [&](const char* s) {
+    return lw::plan_schedule(s, {640, 128, 256}, lw::TileShape{}, gpu, lw::Reduction::Deterministic)
+        .plan;
+  };
+  const lw::Plan dp = plan("dp"), sk = plan("streamk");
+  const lw::SimOptions opt{4, 1, false};
+  lw::Simulator sim;
+  const double dp_time = sim.run(dp, *unit, opt).makespan;
+  const double sk_time = sim.run(sk, *unit, opt).makespan;
+  CHECK(dp_time == lw::simulate(dp, *unit, opt).makespan);
+  CHECK(sim.run(dp, *unit, opt).makespan == dp_time);  // kept
+  CHECK(sim.run(sk, *unit, opt).makespan == sk_time);
+  CHECK(sim.run(dp, *other, opt).makespan == lw::simulate(dp, *other, opt).makespan);
+  CHECK(sim.run(dp, *other, opt).makespan > dp_time);  // another model: simulated
+  lw::SimOptions cut = opt;
+  cut.cutoff = dp_time / 2;
+  CHECK(sim.run(dp, *unit, cut).cut_off);  // another cut-off: simulated
+  CHECK_FALSE(sim.run(dp, *unit, opt).cut_off);
+  lw::SimOptions fewer = opt;
+  fewer.sms = 2;
+  CHECK(sim.run(dp, *unit, fewer).makespan == lw::simulate(dp, *unit, fewer).makespan);
+  CHECK(sim.run(dp, *unit, fewer).makespan != dp_time);
+}
