@@ -273,7 +273,6 @@ void ResidualTrees::walk(const ResidualFeatures& x, const uint32_t* tree_ids, si
     if (tree[lane] == kFinished) continue;
     uint32_t i = at[lane];
     while (turns(nodes[i])) i += select_offset(nodes[i], x);
-
     to[tree[lane]] = i;
   }
 }

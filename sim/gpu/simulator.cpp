@@ -153,7 +153,7 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   epilogues_unstarted_ = static_cast<double>(plan.tiles);
   fixups_unstarted_ = options.floors.fixups;
   stop_at_ = opt_.cutoff;
-  iter_floor_on_ = opt_.floors.iter > 0 && std::isfinite(opt_.cutoff);
+  floors_on_ = opt_.floors.iter > 0 && std::isfinite(opt_.cutoff);
   update_stop();
   rated_ = needs.shared_rate;
   progress_ = progress_at_ = 0;
@@ -358,7 +358,7 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   c.t_start = t;
   c.loads_done = 0;
   c.waited = 0;
-  if (iter_floor_on_) {
+  if (floors_on_) {
     iters_unstarted_ -= static_cast<double>(segment_iters(c.seg));
     epilogues_unstarted_ -= c.seg.role == Role::Whole || c.seg.role == Role::Final;
     // Counted down only from a known count (a plan without one keeps 0).

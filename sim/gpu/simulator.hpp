@@ -179,7 +179,7 @@ class Simulator {
   void report_deadlock();
   // stop_at_ for the work not started now (inline: runs at every segment start).
   void update_stop() {
-    if (iter_floor_on_) {
+    if (floors_on_) {
       const WorkFloors& f = opt_.floors;
       stop_at_ = opt_.cutoff - (iters_unstarted_ * f.iter + epilogues_unstarted_ * f.epilogue +
                                 fixups_unstarted_ * f.fixup) *
@@ -317,13 +317,14 @@ class Simulator {
   int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
   double now_ = 0;
-  // The cut-off on the clock: opt_.cutoff, less the least time the iterations and epilogues not
-  // started yet need at the SimOptions floors (recomputed as segments start; it only grows).
+  // The cut-off on the clock: opt_.cutoff, less the least time the work not started yet needs
+  // (iterations, epilogues, fixups) at SimOptions::floors (recomputed as segments start; it only
+  // grows).
   double stop_at_ = 0;
   double iters_unstarted_ = 0;      // MAC iterations of launch 0 no segment has started yet
   double epilogues_unstarted_ = 0;  // tiles whose writing segment (Whole, Final) has not started
   double fixups_unstarted_ = 0;     // fixup actions (WorkFloors::fixups) of no started segment
-  bool iter_floor_on_ = false;      // SimOptions::iter_floor > 0 and a finite cutoff
+  bool floors_on_ = false;          // SimOptions::floors.iter > 0 and a finite cutoff
   // Rated mode: every MAC loop in flight progresses at 1 / iter_time(busy SMs) iterations per time
   // unit; `progress_` integrates that rate, a loop of n iterations started at progress P ends when
   // progress_ reaches P + n. Loops all move at the same rate, so their order is fixed: a min-queue

@@ -2,6 +2,7 @@
 #include "sim/predict/bounds.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -213,35 +214,42 @@ struct CtaRun {
   double copies;
 };
 
-// The CTAs whose chains stand for every CTA of `p`: all of them, or for a split-K plan of one
-// unit per CTA, the units of tile 0 (every split tile runs the same k ranges at the same least
-// costs, and its flags are its own) and one data-parallel tile's CTA.
-std::vector<CtaRun> chain_ctas(const Plan& p) {
+// The CTAs whose chains stand for every CTA of `p`, and the workspace slots their flags use: all
+// of them, or for a split-K plan of one unit per CTA, the units of tile 0 (every split tile runs
+// the same k ranges at the same least costs, and its flags are its own: slots below `splits`) and
+// one data-parallel tile's CTA.
+struct ChainCtas {
+  std::array<CtaRun, 2> runs;
+  size_t count;
+  int64_t slots;
+};
+ChainCtas chain_ctas(const Plan& p) {
   if (p.split_mode != SplitMode::FixedSplit || p.grid != p.work_units || p.split_tiles < 1) {
-    return {CtaRun{0, 1, p.grid, 1.0}};
+    return {{CtaRun{0, 1, p.grid, 1.0}}, 1, p.workspace_slots};
   }
-  std::vector<CtaRun> runs{CtaRun{0, p.split_tiles, p.splits, static_cast<double>(p.split_tiles)}};
+  ChainCtas c{{CtaRun{0, p.split_tiles, p.splits, static_cast<double>(p.split_tiles)}},
+              1,
+              std::min(p.workspace_slots, p.splits)};
   if (p.tiles > p.split_tiles) {
-    runs.push_back(CtaRun{p.split_units, 1, 1, static_cast<double>(p.tiles - p.split_tiles)});
+    c.runs[c.count++] = CtaRun{p.split_units, 1, 1, static_cast<double>(p.tiles - p.split_tiles)};
   }
-  return runs;
+  return c;
 }
 
-// One pass over the CTAs of `runs` (each from time 0: waves not counted), in their order or the
+// One pass over `ctas` (each from time 0: waves not counted), in their order or the
 // reverse, each fixup waiting for the flags the CTAs before it in that order raised (a flag they
 // do not raise far enough sets `unresolved` and bounds nothing): the latest CTA end and the total
 // busy time (waits not counted). Stops once the latest end passes `enough`.
 struct Pass {
   double latest = 0, work = 0;
 };
-Pass chain_pass(const Plan& p, const LeastCosts& c, const std::vector<CtaRun>& runs, bool reverse,
+Pass chain_pass(const Plan& p, const LeastCosts& c, const ChainCtas& ctas, bool reverse,
                 double enough, RaisedFlags& flags) {
   Pass r;
-  flags.reset(runs.size() == 1 && runs[0].count == p.grid ? p.workspace_slots
-                                                          : std::min(p.workspace_slots, p.splits));
+  flags.reset(ctas.slots);
   Segment seg;
-  for (size_t k = 0; k < runs.size(); ++k) {
-    const CtaRun& run = runs[reverse ? runs.size() - 1 - k : k];
+  for (size_t k = 0; k < ctas.count; ++k) {
+    const CtaRun& run = ctas.runs[reverse ? ctas.count - 1 - k : k];
     for (int64_t i = 0; i < run.count; ++i) {
       double t = c.prologue;
       double work = c.prologue;
@@ -278,11 +286,11 @@ double fixup_chain_time(const Plan& p, const CostModel& model, const SimOptions&
   const double launch = model.fixed_costs(p).launch_overhead;
   thread_local RaisedFlags flags;
   // Forward, then backward if a wait went unbounded (its signals come from later CTAs).
-  const std::vector<CtaRun> runs = chain_ctas(p);
-  Pass pass = chain_pass(p, c, runs, false, enough - launch, flags);
+  const ChainCtas ctas = chain_ctas(p);
+  Pass pass = chain_pass(p, c, ctas, false, enough - launch, flags);
   if (flags.unresolved() && pass.latest <= enough - launch) {
     pass.latest =
-        std::max(pass.latest, chain_pass(p, c, runs, true, enough - launch, flags).latest);
+        std::max(pass.latest, chain_pass(p, c, ctas, true, enough - launch, flags).latest);
   }
   const double slots = static_cast<double>(opt.sms * opt.ctas_per_sm);
   return launch + std::max(pass.latest, pass.work / slots);
