@@ -254,7 +254,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       p.trace.max_segments = 1;
     }
     const KernelFn r = wg != nullptr ? wg->reduce : reduction_kernel<MmaLayout>;
-    r<<<static_cast<unsigned>(shape_.reduction_grid), kFragThreads, 0, stream>>>(plan_, p);
+    const int threads = wg != nullptr ? wg->reduce_threads : MmaLayout::kThreads;
+    r<<<static_cast<unsigned>(shape_.reduction_grid), threads, 0, stream>>>(plan_, p);
     check_cuda(cudaGetLastError(), "reduction_kernel launch");
   }
 }

@@ -34,7 +34,8 @@ struct KernelConfig {
 // Ladder step 2+ (sm_90a), tile kTileM x kTileN, cluster kCm x kCn: warp-specialised. Warpgroup 0
 // produces (one thread walks the plan and issues TMA loads into a ring of stages; in a cluster it
 // loads a slice of the shared operand and multicasts it); warpgroups 1 and 2 consume (wgmma), each
-// owning a kWgRows x kWgCols block of the tile, then run fixup and epilogue.
+// owning a kWgRows x kWgCols block of the tile (ping-pong: the whole tile of every other
+// segment), then run fixup and epilogue.
 template <int kM, int kN, int kCm = 1, int kCn = 1>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
@@ -45,16 +46,19 @@ struct WgmmaConfig {
   static constexpr int kSliceRowsA = kM / kCn;  // rows of A this CTA loads (and multicasts)
   static constexpr int kSliceRowsB = kN / kCm;
   static constexpr int kTileK = cuda::kTileK;
-  static constexpr int kWarpgroupThreads = 128;
+  static constexpr int kWarpgroupThreads = static_cast<int>(kWgmmaWarpgroupThreads);
   static constexpr int kConsumers = kWgmmaConsumers;  // consumer warpgroups
   // Tiles of fewer than 64 rows run swapped: the accumulator holds the tile's transpose (kFrameM =
   // kN rows of B x kFrameN = kM rows of A), the epilogue writes it back transposed.
   static constexpr bool kSwapped = wgmma_swapped(TileShape{kM, kN, cuda::kTileK});
   static constexpr int kFrameM = kSwapped ? kN : kM;
   static constexpr int kFrameN = kSwapped ? kM : kN;
-  // 64-row frames split the columns between the consumers, taller frames split the rows.
-  static constexpr int kConsumersN = wgmma_consumers_along_n(kFrameM);
-  static constexpr int kConsumersM = kConsumers / kConsumersN;
+  // Ping-pong consumers each own the whole frame (every other segment); otherwise 64-row frames
+  // split the columns between the consumers, taller frames split the rows.
+  static constexpr bool kPingpong = wgmma_consumers_pingpong(TileShape{kM, kN, cuda::kTileK});
+  static constexpr int kBlockOwners = kPingpong ? 1 : kConsumers;  // warpgroups sharing a tile
+  static constexpr int kConsumersN = kPingpong ? 1 : wgmma_consumers_along_n(kFrameM);
+  static constexpr int kConsumersM = kBlockOwners / kConsumersN;
   static constexpr int kWgRows = kFrameM / kConsumersM;  // rows of one consumer's block
   static constexpr int kWgCols = kFrameN / kConsumersN;  // = the wgmma instruction's N
   static constexpr int kWgmmaM = kWgmmaRows;             // rows of one wgmma instruction
@@ -63,15 +67,17 @@ struct WgmmaConfig {
   static constexpr int kConsumerThreads = kConsumers * kWarpgroupThreads;  // 256
   static constexpr int kThreads = kWarpgroupThreads + kConsumerThreads;    // 384
   static constexpr int kConsumerWarps = kConsumerThreads / 32;
+  // Threads that own one tile's accumulator (the fix-up's and epilogue's barrier).
+  static constexpr int kOwnerThreads = kBlockOwners * kWarpgroupThreads;
   // Narrow 64-row tiles: the consumers take alternate k-tiles, each multiplying the whole width
   // (the wgmma's N is kMmaCols), then exchange halves so that each owns its kWgCols columns.
   static constexpr bool kAlternateK = wgmma_consumers_alternate_k(TileShape{kM, kN, kTileK});
   static constexpr int kMmaCols = kAlternateK ? kFrameN : kWgCols;
   static constexpr int kMmaFloats = kMBlocks * kMmaCols / 2;  // fp32 per thread in the MAC loop
   // A stage is free again once every consumer warp that read it (one warpgroup's when they
-  // alternate, both otherwise) of every CTA of the cluster released it.
+  // alternate or ping-pong, both otherwise) of every CTA of the cluster released it.
   static constexpr int kStageReaderWarps =
-      kAlternateK ? kConsumerWarps / kConsumers : kConsumerWarps;
+      kAlternateK || kPingpong ? kConsumerWarps / kConsumers : kConsumerWarps;
   static constexpr int kEmptyArrivals = kStageReaderWarps * kClusterSize;
   static constexpr int kBytesA = kM * kTileK * kElemBytes;
   static constexpr int kBytesB = kN * kTileK * kElemBytes;
@@ -93,6 +99,7 @@ struct WgmmaConfig {
   static constexpr int kConsumerRegs = 232;
 
   static_assert(kFrameM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
+  static_assert(!(kPingpong && (kAlternateK || kSwapped)), "ping-pong frames are whole tiles");
   static_assert(kWgCols % 8 == 0 && kMmaCols <= 256, "wgmma N is a multiple of 8 up to 256");
   static_assert(!kAlternateK || (kMBlocks == 1 && kConsumersN == kConsumers),
                 "alternating consumers each own one m64 block's half");

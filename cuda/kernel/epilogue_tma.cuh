@@ -33,9 +33,9 @@ struct StoreBoxes {
 template <class Cfg, class L>
 __device__ __forceinline__ StoreBoxes<Cfg::kEpilogueBuffers> warp_store_boxes(uint32_t staging) {
   static_assert(
-      kFragThreads / kWarpSize * Cfg::kEpilogueBuffers * kEpilogueBoxBytes == Cfg::kEpilogueBytes,
+      Cfg::kConsumerWarps * Cfg::kEpilogueBuffers * kEpilogueBoxBytes == Cfg::kEpilogueBytes,
       "every consumer warp owns kEpilogueBuffers boxes");
-  const int warp = L::tid() / kWarpSize;
+  const int warp = L::consumer_warp();
   return {staging + static_cast<uint32_t>(warp * Cfg::kEpilogueBuffers * kEpilogueBoxBytes)};
 }
 

@@ -15,7 +15,7 @@ namespace lw::cuda {
 // A slot is only read by the kernel layout that wrote it.
 template <class L>
 __device__ __forceinline__ float4* frag_ptr(float* slot, int f) {
-  return reinterpret_cast<float4*>(slot) + f * kFragThreads + L::tid();
+  return reinterpret_cast<float4*>(slot) + f * L::kThreads + L::tid();
 }
 
 template <class L>
@@ -81,7 +81,7 @@ __device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value
 // it adds their slots: the flags' latency and the barrier are paid once per group, not per peer.
 // (The simulator still loads each slot as soon as its flag rises.)
 constexpr int kPeerGroup = 8;
-static_assert(kPeerGroup <= kFragThreads, "a thread per peer flag");
+static_assert(kPeerGroup <= kWarpSize, "a thread per peer flag in every layout");
 
 // The layout's first `count` threads each spin until the flag of slot `first + i` (as cluster rank
 // `rank`) is >= value (acquire) and re-arm it (see rearm_flag), then its threads sync. Returns ns

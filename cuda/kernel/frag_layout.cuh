@@ -1,5 +1,6 @@
 // Per-thread fp32 accumulator of one output tile and the thread layouts that own it: mma.sync
-// (128x128, 256 threads, 2x4 warps of 64x32) and wgmma (any kernel tile, 256 consumer threads).
+// (128x128, 256 threads, 2x4 warps of 64x32) and wgmma (any kernel tile, 256 consumer threads in
+// one owner set or, ping-pong, two of 128).
 #pragma once
 #include <cstdint>
 
@@ -12,7 +13,7 @@ namespace lw::cuda {
 // (r, c), (r, c + 1), (r + 8, c), (r + 8, c + 1) with (r, c) = L::origin_row / origin_col(f).
 constexpr int kFragRows = 8;       // row distance of the fragment's second pair
 constexpr int kFragFloats = 4;     // floats per fragment
-constexpr int kFragThreads = 256;  // threads that own a tile's accumulator
+constexpr int kFragThreads = 256;  // threads that own a tile's accumulator (mma.sync)
 constexpr int kWarpSize = 32;
 constexpr int kLanesPerRow = 4;  // lanes sharing one fragment row (2 columns each)
 constexpr int kColsPerLane = 2;
@@ -42,7 +43,9 @@ struct MmaLayout {
   static constexpr int kWarpRows = 64, kWarpCols = 32, kWarpsN = 4, kBlockM = 16, kBlockN = 8;
   static constexpr int kBlocksN = kWarpCols / kBlockN;
   static constexpr bool kSwapped = false;  // origin_row / origin_col are the tile's own
+  static constexpr int kThreads = kFragThreads;
   __device__ __forceinline__ static int tid() { return static_cast<int>(threadIdx.x); }
+  __device__ __forceinline__ static int consumer_tid() { return tid(); }
   __device__ __forceinline__ static void sync() { __syncthreads(); }
   __device__ __forceinline__ static int origin_row(int f) {
     const int warp = tid() / kWarpSize, lane = tid() % kWarpSize;
@@ -57,26 +60,37 @@ struct MmaLayout {
 
 // wgmma m64nN layout of WgmmaConfig Cfg: consumer warpgroup g owns the block (g / kConsumersN,
 // g % kConsumersN) of kWgRows x kWgCols; in it, warp w (0..3) of m64 block b owns rows
-// b * 64 + w * 16 + [0, 16); fragment f = b * (kWgCols / 8) + j is its 8-column block j. Thread
-// ids start at kFirstThread; the owners synchronise on a named barrier (the producer warpgroup
-// never joins it). Rows and columns are those of the wgmma's frame: for a swapped tile (kSwapped)
-// frame row r, column c is the tile's element (c, r).
+// b * 64 + w * 16 + [0, 16); fragment f = b * (kWgCols / 8) + j is its 8-column block j. A tile's
+// owners are the kThreads threads from kFirstThread (ping-pong: each warpgroup on its own, owner
+// set `owners()`); they synchronise on a named barrier of their own (the producer warpgroup never
+// joins one). Rows and columns are those of the wgmma's frame: for a swapped tile (kSwapped) frame
+// row r, column c is the tile's element (c, r).
 template <class Cfg, int kFirstThread>
 struct WgmmaLayout {
   static constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN;
   static constexpr bool kSwapped = Cfg::kSwapped;
   static constexpr int kFrags = Cfg::kAccFloats / kFragFloats;
+  static constexpr int kThreads = Cfg::kOwnerThreads;
   using Acc = Accum<Cfg::kAccFloats>;
   static constexpr int kWarpRows = 16, kBlockN = 8, kWarpsPerGroup = 4;
   static constexpr int kFragsPerBlock = Cfg::kWgCols / kBlockN;
   static constexpr int kMBlocks = Cfg::kMBlocks;
-  static constexpr uint32_t kBarrierId = 1;  // 0 is __syncthreads
-  static_assert(kFrags * kFragThreads * kFragFloats == kTileM * kTileN, "a slot is one tile");
-  __device__ __forceinline__ static int tid() {
+  static constexpr uint32_t kFirstBarrierId = 1;  // 0 is __syncthreads
+  static_assert(kFrags * kThreads * kFragFloats == kTileM * kTileN, "a slot is one tile");
+  // Index of the calling thread among all consumer threads, and its owner set.
+  __device__ __forceinline__ static int consumer_tid() {
     return static_cast<int>(threadIdx.x) - kFirstThread;
   }
+  __device__ __forceinline__ static int owners() { return consumer_tid() / kThreads; }
+  __device__ __forceinline__ static int tid() { return consumer_tid() % kThreads; }
+  // The calling warp among all consumer warps (each owns its epilogue store boxes).
+  __device__ __forceinline__ static int consumer_warp() { return consumer_tid() / kWarpSize; }
   __device__ __forceinline__ static void sync() {
-    ptx::named_barrier_sync(kBarrierId, kFragThreads);
+    ptx::named_barrier_sync(kFirstBarrierId + static_cast<uint32_t>(owners()), kThreads);
+  }
+  // Every consumer thread, across owner sets.
+  __device__ __forceinline__ static void sync_consumers() {
+    ptx::named_barrier_sync(kFirstBarrierId + Cfg::kConsumers, Cfg::kConsumerThreads);
   }
   __device__ __forceinline__ static int group() { return tid() / (kWarpsPerGroup * kWarpSize); }
   __device__ __forceinline__ static int origin_row(int f) {

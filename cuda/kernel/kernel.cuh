@@ -53,7 +53,7 @@ __device__ __forceinline__ uint64_t trace_entry(const GemmParams& p) {
 
 template <class L>
 __device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments, uint64_t t_entry) {
-  if (traced(p) && L::tid() == 0) {
+  if (traced(p) && L::consumer_tid() == 0) {
     CtaTrace& c = p.trace.ctas[blockIdx.x];
     c.smid = ptx::smid();
     c.segments = segments;
@@ -62,11 +62,11 @@ __device__ __forceinline__ void trace_cta(const GemmParams& p, int32_t segments,
   }
 }
 
-// Separate split-K reduction: reduction_grid(plan) x cluster size CTAs of kFragThreads threads,
+// Separate split-K reduction: reduction_grid(plan) x cluster size CTAs of L::kThreads threads,
 // one CTA tile of one reduction_segment each; L is the layout of the main kernel that wrote the
 // slots.
 template <class L>
-__global__ void __launch_bounds__(kFragThreads, 1)
+__global__ void __launch_bounds__(L::kThreads, 1)
     reduction_kernel(const Plan plan, const GemmParams p) {
   const uint64_t t_entry = trace_entry(p);
   const int64_t size = cluster_size(plan);

@@ -1,9 +1,10 @@
 // Ladder step 2+ kernel (sm_90a), one instantiation per kernel tile: the same walk -> mainloop ->
 // fixup -> epilogue, warp-specialised. Warpgroup 0's first thread walks the plan and streams
 // k-tiles through the TMA ring; warpgroups 1-2 walk it too, consume the ring with wgmma, then run
-// fixup and epilogue on their 256 threads, storing bf16 tiles through the TMA without waiting for
-// the stores (a swapped tile's transpose from registers). setmaxnreg moves registers from
-// producer to consumers.
+// fixup and epilogue on their 256 threads (ping-pong: each on its own 128, every other segment
+// of the walk, so that one's fix-up and epilogue overlap the other's MMAs), storing bf16 tiles
+// through the TMA without waiting for the stores (a swapped tile's transpose from registers).
+// setmaxnreg moves registers from producer to consumers.
 #pragma once
 #include "cuda/kernel/epilogue_tma.cuh"
 #include "cuda/kernel/kernel.cuh"
@@ -37,11 +38,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingPos<Cfg> pos;
     auto boxes = warp_store_boxes<Cfg, L>(ring.staging);
     int32_t n = 0;
+    const int consumer = wg - 1;
+    Turns turns;
     while (walk_next(plan, w, s)) {
+      if (Cfg::kPingpong && n % Cfg::kConsumers != consumer) {  // the other consumer's segment
+        pos.skip(segment_iters(s));
+        ++n;
+        continue;
+      }
       run_segment<L>(
           plan, p, s, cluster_rank<Cfg>(), trace_slot(p, n),
           [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
-            consume<Cfg, L>(ring, pos, segment_iters(seg), wg - 1, acc);
+            if constexpr (Cfg::kPingpong) {
+              if (n > 0) await_turn(ring, consumer, turns);
+            }
+            consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc);
+            if constexpr (Cfg::kPingpong) pass_turn<Cfg, L>(ring, consumer);
           },
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
             if constexpr (Cfg::kSwapped) {
@@ -55,6 +67,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       ++n;
     }
     epilogue_tma_drain();
+    if constexpr (Cfg::kPingpong) {
+      if (traced(p)) L::sync_consumers();  // the CTA's exit: after both consumers' last segment
+    }
     trace_cta<L>(p, n, t_entry);
   }
   // No CTA leaves while a peer may still signal its barriers or multicast into it.

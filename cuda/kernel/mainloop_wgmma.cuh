@@ -40,6 +40,7 @@ struct Ring {
   uint32_t full = 0;     // full[s]: producer's expect_tx arrive + TMA bytes
   uint32_t empty = 0;    // empty[s]: one arrive per consumer warp (of every CTA of the cluster)
   uint32_t staging = 0;  // the consumer warps' epilogue store boxes (1024-byte aligned)
+  uint32_t turn = 0;     // turn[g]: ping-pong consumer g may start its next MAC loop
   static constexpr uint32_t kBarBytes = 8;
   __device__ uint32_t a(int s) const {
     return stages + static_cast<uint32_t>(s) * Cfg::kStageBytes;
@@ -49,6 +50,7 @@ struct Ring {
   __device__ uint32_t empty_bar(int s) const {
     return empty + static_cast<uint32_t>(s) * kBarBytes;
   }
+  __device__ uint32_t turn_bar(int g) const { return turn + static_cast<uint32_t>(g) * kBarBytes; }
 };
 
 // Position in the ring; producer and consumers advance identically (same walk, same k-tiles).
@@ -61,6 +63,12 @@ struct RingPos {
       stage = 0;
       phase ^= 1;
     }
+  }
+  // Past `iters` k-tiles another consumer multiplies (ping-pong).
+  __device__ void skip(int64_t iters) {
+    const int64_t at = stage + iters;
+    stage = static_cast<int>(at % Cfg::kStages);
+    phase ^= static_cast<uint32_t>((at / Cfg::kStages) & 1);
   }
 };
 
@@ -75,10 +83,14 @@ __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   r.staging = r.stages + Cfg::kStages * Cfg::kStageBytes;
   r.full = r.staging + Cfg::kEpilogueBytes;
   r.empty = r.full + Cfg::kStages * Ring<Cfg>::kBarBytes;
+  r.turn = r.empty + Cfg::kStages * Ring<Cfg>::kBarBytes;
   if (threadIdx.x == 0) {
     for (int s = 0; s < Cfg::kStages; ++s) {
       ptx::mbar_init(r.full_bar(s), 1);
       ptx::mbar_init(r.empty_bar(s), Cfg::kEmptyArrivals);
+    }
+    if constexpr (Cfg::kPingpong) {
+      for (int g = 0; g < Cfg::kConsumers; ++g) ptx::mbar_init(r.turn_bar(g), 1);
     }
     ptx::fence_mbar_init();
   }
@@ -179,9 +191,10 @@ __device__ __forceinline__ void acc_fence(A& acc) {
   for (int i = 0; i < A::kSize; ++i) ptx::reg_fence(acc.v[i]);
 }
 
-// One k-tile of consumer `wg`'s block from ring stage `stage`: kWgmmaSteps x kMBlocks wgmmas of N
-// = kMmaCols (the whole frame width when the consumers alternate k-tiles). A swapped tile's B rows
-// are the instructions' A operand and its A rows their B operand.
+// One k-tile of consumer block `wg` from ring stage `stage`: kWgmmaSteps x kMBlocks wgmmas of N
+// = kMmaCols (the whole frame width when the consumers alternate k-tiles; ping-pong consumers own
+// block 0, the whole frame). A swapped tile's B rows are the instructions' A operand and its A rows
+// their B operand.
 template <class Cfg, class A>
 __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int wg, A& acc) {
   using Mma = ptx::Wgmma<Cfg::kMmaCols>;
@@ -272,8 +285,28 @@ __device__ __forceinline__ void add_partner_half(const Ring<Cfg>& ring, int wg, 
   L::sync();  // the epilogue may refill the boxes
 }
 
+// Ping-pong consumers multiply their segments in walk order: consumer g's MAC loop of segment n > 0
+// starts after the other's of segment n - 1 ended. Besides sharing the tensor cores in turn, this
+// keeps every full-barrier wait within one phase: a consumer skips the other's k-tiles in the ring
+// without waiting on them (RingPos::skip), and when it waits for its own k-tile at ring position
+// P, every position before P has been filled and P's stage cannot be refilled before P is released.
+struct Turns {
+  uint32_t waited = 0;  // turns this consumer waited for: the parity of its next wait
+};
+template <class Cfg>
+__device__ __forceinline__ void await_turn(const Ring<Cfg>& ring, int consumer, Turns& turns) {
+  ptx::mbar_wait(ring.turn_bar(consumer), turns.waited & 1);
+  ++turns.waited;
+}
+// After the MAC loop (its last full-barrier wait passed): the other consumer's turn.
+template <class Cfg, class L>
+__device__ __forceinline__ void pass_turn(const Ring<Cfg>& ring, int consumer) {
+  if (L::tid() == 0) ptx::mbar_arrive(ring.turn_bar(1 - consumer));
+}
+
 // Consumer warpgroup `wg` (0 or 1): acc = its block of the tile over `iters` k-tiles from the
-// ring; with alternating consumers, over its k-tiles at the whole width, then the exchange.
+// ring; with alternating consumers, over its k-tiles at the whole width, then the exchange;
+// ping-pong, the whole tile.
 template <class Cfg, class L, class A>
 __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
                                         int wg, A& acc) {
@@ -287,7 +320,7 @@ __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos
     mac_loop<Cfg, Cfg::kConsumers>(ring, pos, iters, wg, wg, full);
     add_partner_half<Cfg, L>(ring, wg, full, acc);
   } else {
-    mac_loop<Cfg, 1>(ring, pos, iters, wg, 0, acc);
+    mac_loop<Cfg, 1>(ring, pos, iters, Cfg::kPingpong ? 0 : wg, 0, acc);
   }
 }
 

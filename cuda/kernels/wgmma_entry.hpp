@@ -22,6 +22,7 @@ struct WgmmaEntry {
   WgmmaKernelFn main = nullptr;  // nullptr: the kernels lack this tile x cluster
   KernelFn reduce = nullptr;
   int threads = 0;
+  int reduce_threads = 0;  // the accumulator owners' layout: the threads of a reduction CTA
   int smem_bytes = 0;
   uint32_t slice_rows_a = 0;  // TMA box rows of A and B (this CTA's slice in a cluster)
   uint32_t slice_rows_b = 0;

@@ -18,9 +18,9 @@ WgmmaEntry wgmma_entry() {
   if constexpr (kernel_has_config(kTile, kCluster)) {
     using Cfg = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n>;
     return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
-            Cfg::kThreads,          Cfg::kSmemBytes,
-            Cfg::kSliceRowsA,       Cfg::kSliceRowsB,
-            Cfg::kTailCols};
+            Cfg::kThreads,          WgmmaReducers<Cfg>::kThreads,
+            Cfg::kSmemBytes,        Cfg::kSliceRowsA,
+            Cfg::kSliceRowsB,       Cfg::kTailCols};
   } else {
     return {};
   }

@@ -72,6 +72,19 @@ inline constexpr int64_t kAlternateKMaxCols = 64;  // wider tiles: n48..n128 hal
 constexpr bool wgmma_consumers_alternate_k(const TileShape& tile) {
   return tile.m == kWgmmaRows && tile.n <= kAlternateKMaxCols;
 }
+// Ping-pong consumers: where one warpgroup's registers hold a whole tile (at most
+// kPingpongMaxTileFloats fp32 per thread of its 128), each consumer takes every other segment of
+// the CTA's walk at the whole tile width, so one's fix-up and epilogue run while the other
+// multiplies the next segment (CUTLASS's ping-pong kernel). Swapped and alternating tiles keep
+// their split. Read by cuda/kernel/config.hpp, the cost model's shared-memory traffic and the
+// simulator's epilogue overlap.
+inline constexpr int64_t kWgmmaWarpgroupThreads = 128;
+inline constexpr int64_t kPingpongMaxTileFloats = 128;  // accumulator fp32 per consumer thread
+inline constexpr bool kPingpongEnabled = false;         // the rule below is on
+constexpr bool wgmma_consumers_pingpong(const TileShape& tile) {
+  return kPingpongEnabled && tile.m >= kWgmmaRows && !wgmma_consumers_alternate_k(tile) &&
+         tile.m * tile.n <= kPingpongMaxTileFloats * kWgmmaWarpgroupThreads;
+}
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
 constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }
@@ -91,7 +104,9 @@ constexpr TileShape wgmma_frame(const TileShape& t) {
 inline constexpr int64_t kWgmmaSmemLimit = 232448;  // bytes of dynamic smem an sm_90 CTA may use
 inline constexpr int64_t kWgmmaSmemAlign = 1024;    // 128B-swizzle atoms start 1024-byte aligned
 inline constexpr int64_t kWgmmaMaxStages = 8;       // deeper rings stop paying (CUTLASS: <= 8)
-inline constexpr int64_t kWgmmaBarrierBytes = 2 * kWgmmaMaxStages * 8;  // 8-byte mbarriers
+inline constexpr int64_t kWgmmaTurnBarriers = 2;    // ping-pong consumers' turns (one each)
+inline constexpr int64_t kWgmmaBarrierBytes =       // 8-byte mbarriers: full + empty per stage
+    (2 * kWgmmaMaxStages + kWgmmaTurnBarriers) * 8;
 inline constexpr int64_t kEpilogueBoxRows = 16;    // one warp's rows of a wgmma m64 block
 inline constexpr int64_t kEpilogueBoxCols = 64;    // 128 bytes of bf16: one 128B-swizzle row
 inline constexpr int64_t kEpilogueMaxBuffers = 2;  // boxes per warp in flight, at most
