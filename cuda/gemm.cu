@@ -148,6 +148,8 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   facts.max_active_clusters = res.max_active_clusters;
   facts.max_grid_x = max_grid;
   shape_ = plan_launch(plan_, facts);
+  pingpong_ =
+      wgmma_runs_pingpong(plan_.tile, plan_.split_mode == SplitMode::None, shape_.max_segments);
   if (shape_.workspace_bytes > 0) {
     check_cuda(cudaMalloc(&workspace_, static_cast<size_t>(shape_.workspace_bytes)), "workspace");
     check_cuda(cudaMalloc(&flags_, static_cast<size_t>(shape_.flag_bytes)), "flags");
@@ -233,12 +235,13 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     maps.c = p.c_vectors ? map_c_ : CUtensorMap{};
     maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);
+    const WgmmaKernelFn main = pingpong_ ? wg->pingpong_main : wg->main;
     if (size == 1) {
-      wg->main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(
-          plan_, p, maps);
+      main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(plan_, p,
+                                                                                        maps);
     } else {
       ClusterLaunch launch(*wg, shape_.grid, size, stream);
-      check_cuda(cudaLaunchKernelEx(&launch.config, wg->main, plan_, p, maps),
+      check_cuda(cudaLaunchKernelEx(&launch.config, main, plan_, p, maps),
                  "gemm_kernel_wgmma cluster launch");
     }
     check_cuda(cudaGetLastError(), "gemm_kernel_wgmma launch");
@@ -253,8 +256,12 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       p.trace.segments = trace_segments_ + shape_.grid * shape_.max_segments;
       p.trace.max_segments = 1;
     }
-    const KernelFn r = wg != nullptr ? wg->reduce : reduction_kernel<MmaLayout>;
-    const int threads = wg != nullptr ? wg->reduce_threads : MmaLayout::kThreads;
+    KernelFn r = reduction_kernel<MmaLayout>;
+    int threads = MmaLayout::kThreads;
+    if (wg != nullptr) {  // the layout that wrote the slots
+      r = pingpong_ ? wg->pingpong_reduce : wg->reduce;
+      threads = pingpong_ ? wg->pingpong_reduce_threads : wg->reduce_threads;
+    }
     r<<<static_cast<unsigned>(shape_.reduction_grid), threads, 0, stream>>>(plan_, p);
     check_cuda(cudaGetLastError(), "reduction_kernel launch");
   }

@@ -71,6 +71,9 @@ class GemmLauncher {
   Mainloop mainloop() const { return mainloop_; }
   // The mainloop the last launch ran (Mma for a Wgmma launcher's fallback).
   Mainloop last_launched() const { return last_; }
+  // Whether wgmma launches run the ping-pong form (wgmma_runs_pingpong: the plan's tile, whole-tile
+  // segments, its CTAs' most segments).
+  bool pingpong() const { return pingpong_; }
 
  private:
   Plan plan_;
@@ -79,6 +82,7 @@ class GemmLauncher {
   Mainloop mainloop_;
   Mainloop last_;
   LaunchShape shape_;
+  bool pingpong_ = false;
   int64_t ctas_per_sm_ = 0;
   float* workspace_ = nullptr;
   int32_t* flags_ = nullptr;

@@ -118,7 +118,8 @@ std::vector<TracedCta> traced_ctas(const Plan& plan, const cuda::TraceResult& t)
 std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
-         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle,l2_promotion\n";
+         "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle,l2_promotion,"
+         "consumers\n";
 }
 
 std::string csv_row(const ResultRow& r) {
@@ -140,7 +141,8 @@ std::string csv_row(const ResultRow& r) {
   std::snprintf(predicted, sizeof(predicted), "%.3f", r.predicted_us);
   return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
          "," + r.picked + "," + predicted + "," + std::to_string(r.auto_rank) + "," +
-         std::to_string(r.swizzle) + "," + std::to_string(r.l2_promotion) + "\n";
+         std::to_string(r.swizzle) + "," + std::to_string(r.l2_promotion) + "," + r.consumers +
+         "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -355,6 +357,9 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
   poison(in.c.p, in.mn, kBf16Bytes, s);
   gemm->launch(ops, s);
   r.mainloop = cuda::mainloop_name(gemm->last_launched());
+  if (gemm->last_launched() == cuda::Mainloop::Wgmma) {
+    r.consumers = gemm->pingpong() ? "pingpong" : "cooperative";
+  }
   const Comparison cmp = compare(in.c.p, in.c_ref.p, in.mn, kBf16Bytes, s);
   r.rel_err = cmp.nonfinite ? NAN : cmp.rel_err();
   if (in.ref64 != nullptr) r.rel_err_fp64 = rel_frobenius_bf16(to_host(in.c.p, in.mn), *in.ref64);

@@ -36,7 +36,7 @@ struct KernelConfig {
 // loads a slice of the shared operand and multicasts it); warpgroups 1 and 2 consume (wgmma), each
 // owning a kWgRows x kWgCols block of the tile (ping-pong: the whole tile of every other
 // segment), then run fixup and epilogue.
-template <int kM, int kN, int kCm = 1, int kCn = 1>
+template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
   static constexpr int kTileN = kN;
@@ -55,7 +55,7 @@ struct WgmmaConfig {
   static constexpr int kFrameN = kSwapped ? kM : kN;
   // Ping-pong consumers each own the whole frame (every other segment); otherwise 64-row frames
   // split the columns between the consumers, taller frames split the rows.
-  static constexpr bool kPingpong = wgmma_consumers_pingpong(TileShape{kM, kN, cuda::kTileK});
+  static constexpr bool kPingpong = kPp;
   static constexpr int kBlockOwners = kPingpong ? 1 : kConsumers;  // warpgroups sharing a tile
   static constexpr int kConsumersN = kPingpong ? 1 : wgmma_consumers_along_n(kFrameM);
   static constexpr int kConsumersM = kBlockOwners / kConsumersN;
@@ -99,7 +99,8 @@ struct WgmmaConfig {
   static constexpr int kConsumerRegs = 232;
 
   static_assert(kFrameM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
-  static_assert(!(kPingpong && (kAlternateK || kSwapped)), "ping-pong frames are whole tiles");
+  static_assert(!kPingpong || wgmma_can_pingpong(TileShape{kM, kN, cuda::kTileK}),
+                "ping-pong only where one warpgroup holds the whole tile");
   static_assert(kWgCols % 8 == 0 && kMmaCols <= 256, "wgmma N is a multiple of 8 up to 256");
   static_assert(!kAlternateK || (kMBlocks == 1 && kConsumersN == kConsumers),
                 "alternating consumers each own one m64 block's half");

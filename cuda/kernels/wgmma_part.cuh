@@ -17,10 +17,19 @@ WgmmaEntry wgmma_entry() {
   static_assert(kTile.k == kTileK, "the wgmma kernels have one k-tile");
   if constexpr (kernel_has_config(kTile, kCluster)) {
     using Cfg = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n>;
-    return {gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
-            Cfg::kThreads,          WgmmaReducers<Cfg>::kThreads,
-            Cfg::kSmemBytes,        Cfg::kSliceRowsA,
-            Cfg::kSliceRowsB,       Cfg::kTailCols};
+    WgmmaEntry e{gemm_kernel_wgmma<Cfg>, reduction_kernel<WgmmaReducers<Cfg>>,
+                 Cfg::kThreads,          WgmmaReducers<Cfg>::kThreads,
+                 Cfg::kSmemBytes,        Cfg::kSliceRowsA,
+                 Cfg::kSliceRowsB,       Cfg::kTailCols};
+    if constexpr (wgmma_can_pingpong(kTile)) {
+      using Pp = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, true>;
+      static_assert(Pp::kThreads == Cfg::kThreads && Pp::kSmemBytes == Cfg::kSmemBytes,
+                    "both forms launch alike");
+      e.pingpong_main = gemm_kernel_wgmma<Pp>;
+      e.pingpong_reduce = reduction_kernel<WgmmaReducers<Pp>>;
+      e.pingpong_reduce_threads = WgmmaReducers<Pp>::kThreads;
+    }
+    return e;
   } else {
     return {};
   }

@@ -73,17 +73,24 @@ constexpr bool wgmma_consumers_alternate_k(const TileShape& tile) {
   return tile.m == kWgmmaRows && tile.n <= kAlternateKMaxCols;
 }
 // Ping-pong consumers: where one warpgroup's registers hold a whole tile (at most
-// kPingpongMaxTileFloats fp32 per thread of its 128), each consumer takes every other segment of
-// the CTA's walk at the whole tile width, so one's fix-up and epilogue run while the other
-// multiplies the next segment (CUTLASS's ping-pong kernel). Swapped and alternating tiles keep
-// their split. Read by cuda/kernel/config.hpp, the cost model's shared-memory traffic and the
-// simulator's epilogue overlap.
+// kPingpongMaxTileFloats fp32 per thread of its 128), the kernels also have a ping-pong form: each
+// consumer takes every other segment of the CTA's walk at the whole tile width and their MAC loops
+// take turns, so one's epilogue runs while the other multiplies the next tile (CUTLASS's ping-pong
+// kernel). It runs where every segment is a whole tile and some CTA walks more than one
+// (persistent data-parallel grids): there it measured 1.03-1.15x faster per config on the H200,
+// while a CTA of one segment leaves a consumer idle and split-K / Stream-K pieces measured up to 2x
+// slower (docs/PERFORMANCE.md, "Ping-pong consumers"). Swapped and alternating tiles keep their
+// split. Read by cuda/kernel/config.hpp and the launcher.
 inline constexpr int64_t kWgmmaWarpgroupThreads = 128;
 inline constexpr int64_t kPingpongMaxTileFloats = 128;  // accumulator fp32 per consumer thread
-inline constexpr bool kPingpongEnabled = false;         // the rule below is on
-constexpr bool wgmma_consumers_pingpong(const TileShape& tile) {
-  return kPingpongEnabled && tile.m >= kWgmmaRows && !wgmma_consumers_alternate_k(tile) &&
+constexpr bool wgmma_can_pingpong(const TileShape& tile) {
+  return tile.m >= kWgmmaRows && !wgmma_consumers_alternate_k(tile) &&
          tile.m * tile.n <= kPingpongMaxTileFloats * kWgmmaWarpgroupThreads;
+}
+// Whether a launch of `tile` runs ping-pong: its segments are whole tiles (no split region) and
+// its CTAs walk at most `max_segments`.
+constexpr bool wgmma_runs_pingpong(const TileShape& tile, bool whole_tiles, int64_t max_segments) {
+  return wgmma_can_pingpong(tile) && whole_tiles && max_segments > 1;
 }
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.

@@ -1,6 +1,7 @@
 // The wgmma kernel table split over translation units (cuda/kernels/wgmma_entry.hpp): every
 // tile x cluster index finds its own instantiation, whose launch geometry matches the config's
-// shared-memory rule and multicast slices (sim/decomp/kernel_configs.hpp); host-only, no GPU.
+// shared-memory rule and multicast slices (sim/decomp/kernel_configs.hpp), and the tiles one
+// warpgroup can hold have their ping-pong form; host-only, no GPU.
 #include <doctest/doctest.h>
 
 #include "cuda/kernels/wgmma_entry.hpp"
@@ -10,7 +11,20 @@ namespace {
 using lw::ClusterShape;
 using lw::TileShape;
 
-constexpr int kWgmmaThreads = 384;  // producer warpgroup + two consumer warpgroups
+constexpr int kWgmmaThreads = 384;   // producer warpgroup + two consumer warpgroups
+constexpr int kBothConsumers = 256;  // a cooperative tile's accumulator owners
+constexpr int kOneConsumer = 128;    // a ping-pong tile's
+
+// The tiles whose whole accumulator fits one warpgroup's 128 threads x 128 fp32 (at least 64 rows,
+// not the alternating 64x16..64x64): the ones with a ping-pong form.
+bool has_pingpong_form(const TileShape& t) {
+  constexpr TileShape kPingpongTiles[] = {{64, 96, 64},   {128, 64, 64},  {64, 128, 64},
+                                          {64, 192, 64},  {64, 256, 64},  {128, 96, 64},
+                                          {128, 112, 64}, {128, 120, 64}, {128, 128, 64}};
+  for (const TileShape& p : kPingpongTiles)
+    if (lw::same_tile(p, t)) return true;
+  return false;
+}
 
 int64_t expected_smem(const TileShape& t) {
   return lw::kWgmmaSmemAlign + lw::wgmma_stages(t) * lw::wgmma_stage_bytes(t) +
@@ -34,6 +48,12 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     CHECK(e.smem_bytes == expected_smem(t));
     CHECK(e.slice_rows_a == t.m / c.n);
     CHECK(e.slice_rows_b == t.n / c.m);
+    CHECK(e.reduce_threads == kBothConsumers);
+    REQUIRE((e.pingpong_main != nullptr) == has_pingpong_form(t));
+    if (e.pingpong_main == nullptr) continue;
+    CHECK((e.pingpong_main != e.main));
+    CHECK(static_cast<bool>(e.pingpong_reduce));
+    CHECK(e.pingpong_reduce_threads == kOneConsumer);
   }
   // 24 tiles x 1x1/2x1/1x2 where the slices are whole swizzle atoms, 2x2 on the 128-and-up tiles.
   CHECK(present > lw::kKernelTileCount);
