@@ -78,9 +78,9 @@ constexpr bool wgmma_consumers_alternate_k(const TileShape& tile) {
 // take turns, so one's epilogue runs while the other multiplies the next tile (CUTLASS's ping-pong
 // kernel). It runs where every segment is a whole tile and some CTA walks more than one
 // (persistent data-parallel grids): there it measured 1.02-1.15x faster per config on the H200,
-// while a CTA of one segment leaves a consumer idle and split-K / Stream-K pieces measured up to 2.4x
-// slower (docs/PERFORMANCE.md, "Ping-pong consumers"). Swapped and alternating tiles keep their
-// split. Read by cuda/kernel/config.hpp and the launcher.
+// while a CTA of one segment leaves a consumer idle and split-K / Stream-K pieces measured up
+// to 2.4x slower (docs/PERFORMANCE.md, "Ping-pong consumers"). Swapped and alternating tiles keep
+// their split. Read by cuda/kernel/config.hpp and the launcher.
 inline constexpr int64_t kWgmmaWarpgroupThreads = 128;
 inline constexpr int64_t kPingpongMaxTileFloats = 128;  // accumulator fp32 per consumer thread
 constexpr bool wgmma_can_pingpong(const TileShape& tile) {
