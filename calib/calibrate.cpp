@@ -134,11 +134,11 @@ void split_cases(CalibrationRun& run) {
 }
 
 // A term switched off: a pipe's rate held so high it costs nothing, a time held at 0, an L2 reuse
-// size at 0 (the footprint rule), a scale at 0.
+// size at 0 (the footprint rule), a scale or a share at 0.
 double off_value(const std::string& name) {
   const ModelInfo info = calibrated_model_info();
   const std::string& unit = find_param(info, name, "calibrate").unit;
-  return unit == "us" || unit == "MiB" || unit == "x" ? 0.0 : kPipeOffRate;
+  return unit == "us" || unit == "MiB" || unit == "x" || unit == "fraction" ? 0.0 : kPipeOffRate;
 }
 
 // What a checkpoint must have been written by: the same input files (by content; of the training
@@ -215,12 +215,13 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // clock drop (power_throttle, power_boost_us): the bench's SM clock after rows over 3 ms at 132
 // SMs falls to 1635-1904 MHz with the tensor load, never below 1958 MHz on a partition, and r9
 // predicts those rows 2.5-19.7 % too fast as the clock falls (docs/calibration-notes.md). r9
-// left the list (its figures: the r9 report, same data and splits).
+// left the list (its figures: the r9 report, same data and splits). Both hold pingpong_overlap
+// off: the r3 measurements ran the cooperative kernels only (the ping-pong form came later).
 void define_variants(CalibrationRun& run) {
   run.variants = {
       {"r12: r11 + the power limit's clock drop under long tensor load (power_throttle, "
        "power_boost_us)",
-       {"ktile_fixed_us", "cluster_ktile_us", "cluster_oob_stretch"},
+       {"ktile_fixed_us", "cluster_ktile_us", "cluster_oob_stretch", "pingpong_overlap"},
        {"reuse_lag_scale", "wave_reuse_scale"},
        {{"l2_reuse_mib", kL2ReuseStartMib}},
        {},
@@ -228,7 +229,7 @@ void define_variants(CalibrationRun& run) {
        {}},
       {"r11: r9 + the next wave's panel reuse priced by what one wave loads (wave_reuse_scale)",
        {"ktile_fixed_us", "cluster_ktile_us", "cluster_oob_stretch", "power_throttle",
-        "power_boost_us"},
+        "power_boost_us", "pingpong_overlap"},
        {"reuse_lag_scale", "wave_reuse_scale"},
        {{"l2_reuse_mib", kL2ReuseStartMib}},
        {},
@@ -444,6 +445,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   run.start["sector_split_lines"] = kSectorSplitStart;
   run.start["tile_io_gb_per_s"] = kTileIoStartGbPerS;
   run.start["cluster_oob_stretch"] = kClusterOobStretchStart;
+  run.start["pingpong_overlap"] = kPingpongOverlapStart;
   run.start["reuse_lag_scale"] = kReuseLagStartScale;
   run.start["wave_reuse_scale"] = kWaveReuseStartScale;
   run.start["power_throttle"] = kPowerThrottleStart;

@@ -213,9 +213,9 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
     }
     const double s = ratio.empty() ? 0.0 : median(ratio);
     if (s > 0) {
-      // Times scale up, rates down; held parameters, sizes and scales keep their values.
+      // Times scale up, rates down; held parameters, sizes, scales and shares keep their values.
       for (const auto& p : info.params) {
-        if (is_fixed(p.name) || p.unit == "MiB" || p.unit == "x") continue;
+        if (is_fixed(p.name) || p.unit == "MiB" || p.unit == "x" || p.unit == "fraction") continue;
         start[p.name] = p.unit == "us" ? start[p.name] * s : start[p.name] / s;
       }
     }

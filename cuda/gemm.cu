@@ -148,8 +148,7 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   facts.max_active_clusters = res.max_active_clusters;
   facts.max_grid_x = max_grid;
   shape_ = plan_launch(plan_, facts);
-  pingpong_ =
-      wgmma_runs_pingpong(plan_.tile, plan_.split_mode == SplitMode::None, shape_.max_segments);
+  pingpong_ = plan_runs_pingpong(plan_);
   if (shape_.workspace_bytes > 0) {
     check_cuda(cudaMalloc(&workspace_, static_cast<size_t>(shape_.workspace_bytes)), "workspace");
     check_cuda(cudaMalloc(&flags_, static_cast<size_t>(shape_.flag_bytes)), "flags");

@@ -89,18 +89,25 @@ inline double mac_time(const CostModel& model, const Plan& p, const Segment& s,
   return iters == 0 ? 0.0 : static_cast<double>(iters) * model.iter_time(p, c);
 }
 
-// Every tile's full MAC loop and epilogue under `model`, spread evenly over the plan's CTA slots
-// with all `sms` SMs busy: the least time the tiles' work can take (SimResult::ideal before the
-// makespan factor). `sms` counts SMs (a cluster's CTAs singly), as makespan_factor's does.
+// The share of a whole tile's epilogue a CTA's next MAC loop waits for (CostNeeds::
+// epilogue_overlap: 1 - the share that runs beside it).
+inline double exposed_epilogue_share(const CostModel& model, const Plan& p) {
+  return 1.0 - model.needs(p).epilogue_overlap;
+}
+
+// Every tile's full MAC loop and the share of its epilogue that does not run beside another loop
+// under `model`, spread evenly over the plan's CTA slots with all `sms` SMs busy: the least time
+// the tiles' work can take (SimResult::ideal before the makespan factor). `sms` counts SMs (a
+// cluster's CTAs singly), as makespan_factor's does.
 inline double ideal_makespan(const CostModel& model, const Plan& p, int64_t sms) {
   Segment whole;
   whole.k_begin = 0;
   whole.k_end = p.k_tiles;
   const CostContext all{sms, sms};
   const auto slots = static_cast<double>(sms / cluster_size(p));
-  return static_cast<double>(p.tiles) *
-         (mac_time(model, p, whole, all) + model.transfer(Transfer::Epilogue, p, whole, all)) /
-         slots;
+  const double epilogue =
+      exposed_epilogue_share(model, p) * model.transfer(Transfer::Epilogue, p, whole, all);
+  return static_cast<double>(p.tiles) * (mac_time(model, p, whole, all) + epilogue) / slots;
 }
 
 inline double CostModel::makespan_factor(const Plan& p, int64_t sms) const {

@@ -39,6 +39,12 @@ struct CostNeeds {
   bool sm_spread = false;        // ask stretch(Stretch::SmSpread) once per SM
   bool segment_stretch = false;  // ask stretch(Stretch::Segment) per segment
   bool clock = false;            // ask stretch(Stretch::Clock) per MAC loop start
+  // The share of a whole tile's epilogue that runs beside the CTA's next MAC loop, in [0, 1]: the
+  // kernels' ping-pong consumers (plan_runs_pingpong, sim/decomp/kernel_configs.hpp) take the
+  // CTA's segments in turn, so one's epilogue runs while the other multiplies. The next loop
+  // starts after the rest of the epilogue, once its own consumer has finished its last epilogue;
+  // the CTA exits when both have. 0: a CTA's segments run one after another.
+  double epilogue_overlap = 0;
 };
 
 // The actions at a segment's end (or inside a fixup) that move a tile.

@@ -125,6 +125,7 @@ class CalibratedModel final : public CostModel {
         load_latency_(v.at("load_latency_us")),
         sm_spread_(v.at("sm_speed_spread")),
         unaligned_(v.at("iter_unaligned_us")),
+        pingpong_overlap_(v.at("pingpong_overlap")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
         load_(v.at("load_us")),
@@ -144,6 +145,7 @@ class CalibratedModel final : public CostModel {
     n.sm_spread = sm_spread_ > 0;
     n.segment_stretch = cluster_oob_ > 0 && clustered(p);
     n.clock = power_throttle_ > 0 && power_boost_us_ > 0;
+    n.epilogue_overlap = pingpong_overlap_ > 0 && plan_runs_pingpong(p) ? pingpong_overlap_ : 0.0;
     return n;
   }
   double stretch(Stretch kind, const Plan& p, const LoopStart& at) const override {
@@ -328,8 +330,8 @@ class CalibratedModel final : public CostModel {
   double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, tile_io_gb_per_s_,
       ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, wave_reuse_, oob_rows_per_us_,
       smem_gb_per_s_, cluster_ktile_, cluster_segment_, cluster_oob_, power_throttle_,
-      power_boost_us_, load_latency_, sm_spread_, unaligned_, epilogue_, store_, load_, accumulate_,
-      flag_, prologue_, launch_, l2_mib_, chip_sms_;
+      power_boost_us_, load_latency_, sm_spread_, unaligned_, pingpong_overlap_, epilogue_, store_,
+      load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   // The tile, tiles and clusters the parameters were fitted on (empty lists: every kernel tile
   // and cluster).
   FitScope scope_;

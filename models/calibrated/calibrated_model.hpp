@@ -55,6 +55,11 @@ constexpr double kTileIoStartGbPerS = 2000.0;
 // extra sector (a start value; a 30 % sample fit of r7 + the term gave 1.4).
 constexpr double kSectorSplitStart = 1.0;
 
+// The fit's start value of pingpong_overlap (declared default 0: the term off): half the epilogue
+// beside the other consumer's loop (a start value; the ping-pong form measured 1.03-1.15x faster
+// than the cooperative one on dp-persistent, docs/PERFORMANCE.md, "Ping-pong consumers").
+constexpr double kPingpongOverlapStart = 0.5;
+
 // The fit's start value of ktile_fixed_us (its declared default is 0, the term off; the fit works
 // in log space, where 0 cannot move): 50 ns, a small share of a 128x128x64 k-tile (~0.3 us).
 constexpr double kKtileFixedStartUs = 0.05;

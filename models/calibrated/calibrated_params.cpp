@@ -105,6 +105,12 @@ ModelInfo calibrated_model_info() {
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
            "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)",
            &without_vector_loads},
+          {"pingpong_overlap", "fraction", 0.0, kFractionRange,
+           "share of a whole tile's epilogue that runs beside the CTA's next MAC loop where the "
+           "kernels run ping-pong consumers (plan_runs_pingpong: a plan without split tiles "
+           "whose CTAs walk several, on a tile one warpgroup holds; CostNeeds::epilogue_overlap); "
+           "0 = the term off: a CTA's segments run one after another, as in the cooperative "
+           "kernels every model file before it was fitted on"},
           {"epilogue_us", "us", 2.0, kTimeRange,
            "writing one finished 128x128 output tile (scaled by tile area), including the MAC "
            "pipeline restart of the segment it ends"},

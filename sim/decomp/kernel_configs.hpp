@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "sim/decomp/plan.hpp"
 #include "sim/decomp/types.hpp"
 
 namespace lw {
@@ -91,6 +92,13 @@ constexpr bool wgmma_can_pingpong(const TileShape& tile) {
 // its CTAs walk at most `max_segments`.
 constexpr bool wgmma_runs_pingpong(const TileShape& tile, bool whole_tiles, int64_t max_segments) {
   return wgmma_can_pingpong(tile) && whole_tiles && max_segments > 1;
+}
+// The same for plan `p`, as the launcher and the simulator ask it: every work id of a plan without
+// a split region is a whole tile, and CTA 0 (which walks work ids 0, grid, 2 grid, ...) walks the
+// most.
+constexpr bool plan_runs_pingpong(const Plan& p) {
+  const bool whole_tiles = p.split_mode == SplitMode::None;
+  return wgmma_runs_pingpong(p.tile, whole_tiles, whole_tiles && p.work_units > p.grid ? 2 : 1);
 }
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.

@@ -147,6 +147,11 @@ void Simulator::reset(const Plan& plan, const CostModel& model, const SimOptions
   slows_sms_ = needs.sm_spread;
   stretches_ = needs.segment_stretch;
   throttles_ = needs.clock;
+  epilogue_overlap_ = needs.epilogue_overlap;
+  if (!(epilogue_overlap_ >= 0 && epilogue_overlap_ <= 1)) {
+    throw std::runtime_error("the cost model gave an epilogue overlap of " +
+                             std::to_string(epilogue_overlap_) + " (must be in [0, 1])");
+  }
   if (slows_sms_) ask_sm_spread(model);
   now_ = 0;
   iters_unstarted_ = static_cast<double>(plan.tiles) * static_cast<double>(plan.k_tiles);
@@ -248,6 +253,9 @@ void Simulator::run_events() {
       case kMacStart:
         start_rated_mac(cta, static_cast<double>(segment_iters(ctas_[cta].seg)));
         break;
+      case kDrained:
+        exit_cta(cta, e.time);
+        break;
     }
   }
 }
@@ -342,17 +350,16 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     c.walk.next_work = 1;
     if (has_next) c.seg = reduction_segment(*plan_, c.id);
   }
-  if (!has_next) {  // CTA exits: free its slot for the next CTA of the grid
-    c.phase = kDone;
-    set_active(c.sm, -1);
-    ++free_slots_[c.sm];
-    ++done_in_launch_;
-    if (next_to_dispatch_ < launch_grid_) {
-      dispatch(next_to_dispatch_++, cta, c.sm, t);
-    } else if (done_in_launch_ == launch_grid_ && current_launch_ == 0 &&
-               plan_->separate_reduction) {
-      queue_.push(t, kPriorityLaunch, kLaunch, 1);
+  if (!has_next) {
+    // A ping-pong CTA exits once both consumers' epilogues have ended (0 for other CTAs).
+    const double drained = std::max(c.consumer_free[0], c.consumer_free[1]);
+    if (drained > t) {
+      sm_busy_[c.sm] += drained - t;
+      c.phase = kAction;
+      queue_.push(drained, kPriorityWork, kDrained, cta);
+      return;
     }
+    exit_cta(cta, t);
     return;
   }
   c.t_start = t;
@@ -385,10 +392,17 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   switch (c.seg.role) {
     case Role::Whole: {
       const double epi = transfer_time(Transfer::Epilogue, c.seg, ctx);
-      sm_busy_[c.sm] += epi;
       c.t_fixup_end = t + mac;
       c.phase = kAction;
-      queue_.push(t + mac + epi, kPriorityWork, kSegmentDone, cta);
+      // The segment is done for the CTA when its next loop may start.
+      double next = t + mac + epi;
+      if (epilogue_overlap_ > 0) {
+        next = pingpong_next_start(c, t + mac, epi);
+        sm_busy_[c.sm] += next - (t + mac);
+      } else {
+        sm_busy_[c.sm] += epi;
+      }
+      queue_.push(next, kPriorityWork, kSegmentDone, cta);
       break;
     }
     case Role::StorePartial: {
@@ -419,6 +433,19 @@ void Simulator::start_next_segment(int64_t cta, double t) {
         queue_.push(t + mac, kPriorityWork, kMacDone, cta);
       }
       break;
+  }
+}
+
+void Simulator::exit_cta(int64_t cta, double t) {
+  Cta& c = ctas_[cta];
+  c.phase = kDone;
+  set_active(c.sm, -1);
+  ++free_slots_[c.sm];
+  ++done_in_launch_;
+  if (next_to_dispatch_ < launch_grid_) {
+    dispatch(next_to_dispatch_++, cta, c.sm, t);
+  } else if (done_in_launch_ == launch_grid_ && current_launch_ == 0 && plan_->separate_reduction) {
+    queue_.push(t, kPriorityLaunch, kLaunch, 1);
   }
 }
 
@@ -509,7 +536,8 @@ void Simulator::finish_segment(int64_t cta, double t) {
     r.t_mac_end = c.t_mac_end;
     r.t_wait_end = c.t_mac_end + c.waited;
     r.t_fixup_end = c.seg.role == Role::Accumulate ? t : c.t_fixup_end;
-    r.t_end = t;
+    // A ping-pong segment's epilogue may end after the CTA's next loop has started.
+    r.t_end = epilogue_overlap_ > 0 && c.seg.role == Role::Whole ? c.t_epilogue_end : t;
     result_.timeline.push_back(r);
   }
   c.phase = kIdle;
@@ -655,10 +683,17 @@ inline void Simulator::mac_finished(int64_t cta, double t) {
     const double cost = c.seg.role == Role::Whole
                             ? transfer_time(Transfer::Epilogue, c.seg, ctx)
                             : transfer_time(Transfer::PartialStore, c.seg, ctx);
-    sm_busy_[c.sm] += cost;
     if (c.seg.role == Role::StorePartial) c.t_fixup_end = t + cost;
     c.phase = kAction;
-    queue_.push(t + cost, kPriorityWork, kSegmentDone, cta);
+    // The segment is done for the CTA when its next loop may start (as in start_next_segment).
+    double next = t + cost;
+    if (epilogue_overlap_ > 0 && c.seg.role == Role::Whole) {
+      next = pingpong_next_start(c, t, cost);
+      sm_busy_[c.sm] += next - t;
+    } else {
+      sm_busy_[c.sm] += cost;
+    }
+    queue_.push(next, kPriorityWork, kSegmentDone, cta);
     return;
   }
   try_fixup(cta, t);

@@ -106,7 +106,15 @@ class Simulator {
  private:
   enum Phase : int32_t { kIdle, kMac, kAction, kWaiting, kDone };
   // Event subjects and waiter links are CTA slot indices (see launch()).
-  enum EventKind : int32_t { kMacDone, kLoadDone, kSegmentDone, kWake, kLaunch, kMacStart };
+  enum EventKind : int32_t {
+    kMacDone,
+    kLoadDone,
+    kSegmentDone,
+    kWake,
+    kLaunch,
+    kMacStart,
+    kDrained  // a ping-pong CTA's last epilogue ended: it exits
+  };
 
   struct Cta {
     int64_t id = -1;  // CTA index in the launch's grid
@@ -119,6 +127,11 @@ class Simulator {
     int64_t next_waiter = -1;   // intrusive list of CTAs waiting on one flag
     int64_t waiting_flag = -1;
     double t_start = 0, t_mac_end = 0, t_wait_begin = 0, waited = 0, t_fixup_end = 0;
+    // Ping-pong (epilogue_overlap_ > 0): when each consumer's last epilogue ends, the consumer
+    // that runs the next segment, and the end of this segment's own epilogue.
+    std::array<double, 2> consumer_free{0.0, 0.0};
+    int32_t turn = 0;
+    double t_epilogue_end = 0;
     Phase phase = kIdle;
   };
 
@@ -147,6 +160,17 @@ class Simulator {
   void dispatch(int64_t cta, int64_t slot, int64_t sm, double t);
   void place(int64_t cta, int64_t slot, int64_t sm);  // occupy a slot; no segment started yet
   void start_next_segment(int64_t cta, double t);
+  void exit_cta(int64_t cta, double t);  // the CTA is done: free its slot for the next
+  // Ping-pong: a whole tile's MAC loop of CTA `c` ended at t and its epilogue takes `epilogue`:
+  // when the CTA's next MAC loop may start (CostNeeds::epilogue_overlap).
+  double pingpong_next_start(Cta& c, double t, double epilogue) {
+    const int32_t k = c.turn;
+    c.t_epilogue_end = t + epilogue;
+    c.consumer_free[static_cast<size_t>(k)] = c.t_epilogue_end;
+    c.turn = 1 - k;
+    return std::max(t + (1.0 - epilogue_overlap_) * epilogue,
+                    c.consumer_free[static_cast<size_t>(c.turn)]);
+  }
   void try_fixup(int64_t cta, double t);
   void finish_segment(int64_t cta, double t);
   void signal(int64_t flag, int64_t amount, double t);
@@ -299,6 +323,7 @@ class Simulator {
   bool slows_sms_ = false;
   bool stretches_ = false;             // CostNeeds::segment_stretch
   bool throttles_ = false;             // CostNeeds::clock
+  double epilogue_overlap_ = 0;        // CostNeeds::epilogue_overlap
   const double* sm_spread_ = nullptr;  // Stretch::SmSpread per SM, when slows_sms_
   // The model's answers per SM for a model (CostModel::id, 0: none) and SM count (slots, SMs):
   // the last few kept (best alternates the SM counts of 1x1 and 2x1 clusters).

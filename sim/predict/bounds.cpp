@@ -62,7 +62,9 @@ WorkFloors chip_floors(const Plan& p, const CostModel& model, const SimOptions& 
   const Segment seg;
   WorkFloors f;
   f.iter = model.load_bound(p, all_sms).least_iter_time / slots;
-  f.epilogue = model.transfer(Transfer::Epilogue, p, seg, least) / slots;
+  // Only the share of an epilogue that no loop runs beside takes the chip's time alone.
+  f.epilogue =
+      exposed_epilogue_share(model, p) * model.transfer(Transfer::Epilogue, p, seg, least) / slots;
   f.fixup = std::min({model.transfer(Transfer::PartialStore, p, seg, least),
                       model.transfer(Transfer::PartialAccumulate, p, seg, least),
                       model.transfer(Transfer::PartialLoad, p, seg, least)}) /
@@ -96,22 +98,28 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
   const CostContext least{all_sms, 1, 1, 1};
   Segment seg;
   const double epilogue = model.transfer(Transfer::Epilogue, p, seg, least);
+  // A ping-pong CTA's next loop waits for this share of an epilogue; its last epilogue it waits
+  // for whole (CostNeeds::epilogue_overlap).
+  const double exposed = exposed_epilogue_share(model, p) * epilogue;
   const double store = model.transfer(Transfer::PartialStore, p, seg, least);
   const double accumulate = model.transfer(Transfer::PartialAccumulate, p, seg, least);
   const FixedCosts fixed = model.fixed_costs(p);
   const double prologue = fixed.cta_prologue;
   const double iters = static_cast<double>(p.tiles) * static_cast<double>(p.k_tiles);
-  const double work = iters * iter + static_cast<double>(p.tiles) * epilogue +
+  const double work = iters * iter + static_cast<double>(p.tiles) * exposed +
                       static_cast<double>(p.grid) * prologue;
   double chain = prologue;  // CTA 0
   CtaWalk w;
   walk_begin(p, 0, w);
-  for (bool first = true; walk_next(p, w, seg); first = false) {
-    const double action = seg.role == Role::Whole || seg.role == Role::Final ? epilogue
-                          : seg.role == Role::StorePartial                   ? store
-                                                                             : accumulate;
+  bool first = true;
+  for (; walk_next(p, w, seg); first = false) {
+    const double action = seg.role == Role::Whole          ? exposed
+                          : seg.role == Role::Final        ? epilogue
+                          : seg.role == Role::StorePartial ? store
+                                                           : accumulate;
     chain += static_cast<double>(segment_iters(seg)) * (first ? first_iter : iter) + action;
   }
+  if (!first && exposed < epilogue) chain += epilogue - exposed;  // the last epilogue, whole
   const int64_t slot_count = opt.sms * opt.ctas_per_sm;
   const double slots = static_cast<double>(slot_count);
   double waves = 0;

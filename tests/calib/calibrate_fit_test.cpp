@@ -41,7 +41,8 @@ TEST_CASE(
   opt.max_evaluations = 80;
   // The r4 terms stay at their declared defaults (off), as in the synthetic truth: this grid (no
   // clusters, every tile's rows in bounds for most shapes) is about the r3 terms.
-  opt.fixed = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s", "cluster_ktile_us"};
+  opt.fixed = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s", "cluster_ktile_us",
+               "pingpong_overlap"};
   // launch_us pinned at its true value: held there (not scaled with the start values), reported
   // pinned and not undetermined.
   opt.pinned = {"launch_us"};
@@ -75,7 +76,8 @@ TEST_CASE(
   CHECK(r.identifiability.pinned == std::vector<std::string>{"launch_us"});
   // The terms held off are listed off (in the model's parameter order), not undetermined.
   CHECK(r.identifiability.off == std::vector<std::string>{"l2_reuse_mib", "oob_rows_per_us",
-                                                          "smem_gb_per_s", "cluster_ktile_us"});
+                                                          "smem_gb_per_s", "cluster_ktile_us",
+                                                          "pingpong_overlap"});
   CHECK(std::find(und.begin(), und.end(), "l2_reuse_mib") == und.end());
 }
 

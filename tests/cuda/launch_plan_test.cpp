@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cuda/kernel/config.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 
 using namespace lw;
@@ -98,4 +99,38 @@ TEST_CASE("grids beyond the device's x-dimension limit are refused") {
   DeviceFacts f = facts(kSms, 1);
   f.max_grid_x = 10;
   CHECK_THROWS_AS(plan_launch(plan("dp", {2048, 2048, 64}), f), std::invalid_argument);
+}
+
+TEST_CASE("the launcher's ping-pong rule from the plan alone matches the one from its walk") {
+  // plan_runs_pingpong (sim/decomp/kernel_configs.hpp) is what the simulator asks; the launcher
+  // decided from the walk's longest CTA. Every kernel tile x schedule x problem agrees.
+  const Problem problems[] = {{4096, 4096, 4096}, {1000, 3000, 512}, {128, 128, 64}, {64, 8192, 8}};
+  const char* schedules[] = {"dp", "dp-persistent", "splitk:2", "streamk", "cutlass", "two-tile"};
+  int pingpong = 0;
+  for (const TileShape& tile : kKernelTiles) {
+    for (const char* name : schedules) {
+      for (const Problem& p : problems) {
+        const Plan pl =
+            plan_schedule(name, p, tile, GpuShape{kSms, 1}, Reduction::Deterministic).plan;
+        const bool walked = wgmma_runs_pingpong(tile, pl.split_mode == SplitMode::None,
+                                                cuda::max_segments_per_cta(pl));
+        CHECK_MESSAGE(plan_runs_pingpong(pl) == walked, name, " ", tile_text(tile));
+        pingpong += walked;
+      }
+    }
+  }
+  CHECK(pingpong > 0);
+  // The cases by hand: 1024 tiles of 128x128 over 132 persistent CTAs run ping-pong; one tile per
+  // CTA (dp), a split region (Stream-K) or a tile no warpgroup holds (128x256) do not.
+  const Problem big{4096, 4096, 4096};
+  CHECK(plan_runs_pingpong(
+      plan_schedule("dp-persistent", big, {128, 128, 64}, {kSms, 1}, Reduction::Deterministic)
+          .plan));
+  CHECK_FALSE(plan_runs_pingpong(
+      plan_schedule("dp", big, {128, 128, 64}, {kSms, 1}, Reduction::Deterministic).plan));
+  CHECK_FALSE(plan_runs_pingpong(
+      plan_schedule("streamk", big, {128, 128, 64}, {kSms, 1}, Reduction::Deterministic).plan));
+  CHECK_FALSE(plan_runs_pingpong(
+      plan_schedule("dp-persistent", big, {128, 256, 64}, {kSms, 1}, Reduction::Deterministic)
+          .plan));
 }

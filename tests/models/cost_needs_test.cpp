@@ -16,7 +16,7 @@ Plan square_plan() {
 
 bool needs_nothing(const CostNeeds& n) {
   return !n.shared_rate && !n.working_set && !n.panel_lag && !n.sm_spread && !n.segment_stretch &&
-         !n.clock;
+         !n.clock && n.epilogue_overlap == 0;
 }
 
 }  // namespace
@@ -51,6 +51,7 @@ TEST_CASE("calibrated: each fitted term turns on the state it reads, and only it
   CHECK(lag.panel_lag);
   CHECK(make_model("calibrated", {{"sm_speed_spread", 0.2}}, h200)->needs(p).sm_spread);
   CHECK(make_model("calibrated", {{"power_throttle", 0.4}}, h200)->needs(p).clock);
+  CHECK(base.epilogue_overlap == 0);
   const auto m = make_model("calibrated", {{"flag_us", 0.5}, {"prologue_us", 2.0}}, h200);
   CHECK(m->fixed_costs(p).flag_latency == 0.5);
   CHECK(m->fixed_costs(p).cta_prologue == 2.0);
@@ -76,6 +77,21 @@ TEST_CASE("a model file's fitted scope reaches the calibrated model at construct
   // Built by name, the model has the default scope: kDefaultTile, every kernel cluster.
   const auto plain = make_model("calibrated", {}, h200);
   CHECK(plain->config_error(kDefaultTile, ClusterShape{2, 1}).empty());
+}
+
+TEST_CASE("calibrated: the epilogue overlap reaches the plans the kernels run ping-pong") {
+  const GpuSpec h200 = gpu_preset("h200");
+  const auto m = make_model("calibrated", {{"pingpong_overlap", 0.6}}, h200);
+  const Problem big{4096, 4096, 4096};
+  const GpuShape gpu{132, 1};
+  // 1,024 tiles of 128x128 over 132 persistent CTAs: ping-pong.
+  CHECK(m->needs(plan_data_parallel(big, kDefaultTile, gpu, true).plan).epilogue_overlap == 0.6);
+  // One tile per CTA, a tile no warpgroup holds, a split region: cooperative.
+  CHECK(m->needs(square_plan()).epilogue_overlap == 0);
+  CHECK(m->needs(plan_data_parallel(big, {128, 256, 64}, gpu, true).plan).epilogue_overlap == 0);
+  CHECK(
+      m->needs(plan_stream_k(big, kDefaultTile, gpu, kOneUnitPerSm, Reduction::Deterministic).plan)
+          .epilogue_overlap == 0);
 }
 
 }  // namespace lw

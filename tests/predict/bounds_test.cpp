@@ -162,3 +162,40 @@ TEST_CASE("the split-K chain bound follows every tile's fixups from tile 0's") {
     CHECK(t.chained <= t.simulated);
   }
 }
+
+// Ping-pong CTAs (CostNeeds::epilogue_overlap): r17 with its epilogues half or wholly beside the
+// next loop. The bounds and the chip floors count only an epilogue's exposed share (the last one
+// whole), so they stay below the simulated time and a run that ends by the cut-off is not stopped.
+TEST_CASE("the bounds and the chip floors hold for ping-pong plans") {
+  const lw::GpuSpec h200 = lw::gpu_preset("h200");
+  for (const double overlap : {0.5, 1.0}) {
+    const auto fitted = lw::make_model_from_file("configs/models/h200-bf16-wgmma-r17.json",
+                                                 {{"pingpong_overlap", overlap}}, h200);
+    for (const int64_t sms : {132, 20}) {
+      for (const lw::Problem p : {lw::Problem{8192, 8192, 64}, lw::Problem{4096, 4096, 4096},
+                                  lw::Problem{16384, 2560, 32}, lw::Problem{1000, 3000, 512}}) {
+        for (const char* tile : {"128x128x64", "64x256x64", "128x96x64"}) {
+          INFO(p.m, "x", p.n, "x", p.k, " ", std::string(tile), " on ", sms, " SMs, overlap ",
+               overlap);
+          const lw::GpuShape gpu{sms, 1};
+          const lw::Plan plan =
+              lw::plan_schedule("dp-persistent", p, lw::parse_kernel_tiles(tile)[0], gpu,
+                                lw::Reduction::Deterministic)
+                  .plan;
+          REQUIRE(fitted->needs(plan).epilogue_overlap == overlap);
+          const Timed t = timed(*fitted, p, "dp-persistent", tile, sms);
+          CHECK(t.least <= t.simulated * (1 + 1e-9));
+          lw::SimOptions opt = lw::sim_options_for(gpu, {1, 1});
+          opt.makespan_factor = 1.0;
+          opt.sm_stats = false;
+          opt.floors = lw::chip_floors(plan, *fitted, opt);
+          opt.cutoff = t.simulated;
+          lw::Simulator sim;
+          const lw::SimResult& at = sim.run(plan, *fitted, opt);
+          CHECK_FALSE(at.cut_off);
+          CHECK(at.makespan == t.simulated);
+        }
+      }
+    }
+  }
+}
