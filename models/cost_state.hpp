@@ -43,7 +43,8 @@ struct CostNeeds {
   // kernels' ping-pong consumers (plan_runs_pingpong, sim/decomp/kernel_configs.hpp) take the
   // CTA's segments in turn, so one's epilogue runs while the other multiplies. The next loop
   // starts after the rest of the epilogue, once its own consumer has finished its last epilogue;
-  // the CTA exits when both have. 0: a CTA's segments run one after another.
+  // the CTA's epilogues run one at a time (one SM's path to memory), and the CTA exits when the
+  // last has ended. 0: a CTA's segments run one after another.
   double epilogue_overlap = 0;
 };
 

@@ -162,10 +162,14 @@ class Simulator {
   void start_next_segment(int64_t cta, double t);
   void exit_cta(int64_t cta, double t);  // the CTA is done: free its slot for the next
   // Ping-pong: a whole tile's MAC loop of CTA `c` ended at t and its epilogue takes `epilogue`:
-  // when the CTA's next MAC loop may start (CostNeeds::epilogue_overlap).
+  // when the CTA's next MAC loop may start (CostNeeds::epilogue_overlap). The CTA's epilogues take
+  // turns as its loops do (they share the SM's path to memory): this one starts when the MAC loop
+  // and the last epilogue have ended. The next loop (the other consumer's) starts after the
+  // exposed share of this epilogue, once that consumer's own last epilogue has ended.
   double pingpong_next_start(Cta& c, double t, double epilogue) {
     const int32_t k = c.turn;
-    c.t_epilogue_end = t + epilogue;
+    const double last_epilogue_end = std::max(c.consumer_free[0], c.consumer_free[1]);
+    c.t_epilogue_end = std::max(t, last_epilogue_end) + epilogue;
     c.consumer_free[static_cast<size_t>(k)] = c.t_epilogue_end;
     c.turn = 1 - k;
     return std::max(t + (1.0 - epilogue_overlap_) * epilogue,

@@ -1,6 +1,7 @@
 // Ping-pong CTAs in the simulator (CostNeeds::epilogue_overlap): a whole tile's epilogue runs
-// beside the CTA's next MAC loop, each consumer waits for its own last epilogue, and the CTA
-// exits once both have ended. Times worked out by hand below.
+// beside the CTA's next MAC loop, each consumer waits for its own last epilogue, the CTA's
+// epilogues run one at a time, and the CTA exits once the last has ended. Times worked out by
+// hand below.
 #include <doctest/doctest.h>
 
 #include "models/cost_model.hpp"
@@ -61,17 +62,22 @@ TEST_CASE("a persistent CTA of three whole tiles runs its epilogues beside its l
   REQUIRE(p.grid == 1);
   REQUIRE(p.work_units == 3);
   REQUIRE(plan_runs_pingpong(p));
+  const Plan two_k = one_sm_plan("dp-persistent", 3, 2);
   for (const bool rated : {false, true}) {
     CAPTURE(rated);
     // One after another: 3 x (1 + 3).
     CHECK(makespan(p, 0.0, rated) == doctest::Approx(12.0));
     // Whole overlap: tile 0 loops [0, 1] and writes [1, 4] (consumer 0); tile 1 loops [1, 2] at
-    // once and writes [2, 5] (consumer 1); tile 2 waits for consumer 0: loops [4, 5], writes
-    // [5, 8]; the CTA exits at 8.
-    CHECK(makespan(p, 1.0, rated) == doctest::Approx(8.0));
-    // Half: tile 1 starts after half of tile 0's epilogue, at 2.5, loops to 3.5 and writes to 6.5;
-    // tile 2 starts at max(3.5 + 1.5, 4) = 5, loops to 6 and writes to 9.
-    CHECK(makespan(p, 0.5, rated) == doctest::Approx(9.0));
+    // once and writes after tile 0's epilogue, [4, 7] (consumer 1); tile 2 waits for consumer 0:
+    // loops [4, 5], writes [7, 10]; the CTA exits at 10. The epilogues, in turn, set the pace.
+    CHECK(makespan(p, 1.0, rated) == doctest::Approx(10.0));
+    // Two k-tiles a tile, whole overlap: tile 0 [0, 2] + [2, 5]; tile 1 [2, 4] + [5, 8]; tile 2
+    // (consumer 0 free at 5) [5, 7] + [8, 11].
+    CHECK(makespan(two_k, 1.0, rated) == doctest::Approx(11.0));
+    // Half: tile 1 starts after half of tile 0's epilogue, at 3.5, loops to 5.5 and writes
+    // [5.5, 8.5]; tile 2 starts at max(5.5 + 1.5, 5) = 7, loops to 9 and writes [9, 12].
+    CHECK(makespan(two_k, 0.5, rated) == doctest::Approx(12.0));
+    CHECK(makespan(two_k, 0.0, rated) == doctest::Approx(15.0));
   }
 }
 
@@ -101,7 +107,7 @@ TEST_CASE("the timeline shows each segment's own epilogue, the SM busy until the
   opt.record_timeline = true;
   const SimResult r = simulate(p, model, opt);
   REQUIRE(r.timeline.size() == 3);
-  const double starts[] = {0, 1, 4}, mac_ends[] = {1, 2, 5}, ends[] = {4, 5, 8};
+  const double starts[] = {0, 1, 4}, mac_ends[] = {1, 2, 5}, ends[] = {4, 7, 10};
   for (size_t i = 0; i < 3; ++i) {
     CAPTURE(i);
     CHECK(r.timeline[i].t_start == doctest::Approx(starts[i]));
@@ -109,7 +115,7 @@ TEST_CASE("the timeline shows each segment's own epilogue, the SM busy until the
     CHECK(r.timeline[i].t_end == doctest::Approx(ends[i]));
   }
   REQUIRE(r.sm_stats.size() == 1);
-  CHECK(r.sm_stats[0].busy == doctest::Approx(8.0));
+  CHECK(r.sm_stats[0].busy == doctest::Approx(10.0));
   CHECK(r.sm_stats[0].idle == doctest::Approx(0.0));
   // The ideal counts the epilogues' exposed share only: 3 x (1 + 0) over one SM.
   CHECK(r.ideal == doctest::Approx(3.0));
