@@ -309,6 +309,8 @@ void Simulator::launch(int32_t which, double t) {
   // grid of many waves costs no memory traffic for CTAs that are not running.
   const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
   if (ctas_.size() < static_cast<size_t>(resident)) ctas_.resize(static_cast<size_t>(resident));
+  // A slot's consumers start idle; an exiting CTA leaves them so for the next (start_next_segment).
+  if (epilogue_overlap_ > 0) consumers_.assign(static_cast<size_t>(resident), Consumers{});
   used_slots_ = 0;  // dispatch() resets each slot's state when it first uses it
   const double start = t + checked(fixed_.launch_overhead, "launch_overhead");
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain. All of the
@@ -351,13 +353,16 @@ void Simulator::start_next_segment(int64_t cta, double t) {
     if (has_next) c.seg = reduction_segment(*plan_, c.id);
   }
   if (!has_next) {
-    // A ping-pong CTA exits once both consumers' epilogues have ended (0 for other CTAs).
-    const double drained = std::max(c.consumer_free[0], c.consumer_free[1]);
-    if (drained > t) {
-      sm_busy_[c.sm] += drained - t;
-      c.phase = kAction;
-      queue_.push(drained, kPriorityWork, kDrained, cta);
-      return;
+    if (epilogue_overlap_ > 0) [[unlikely]] {  // a ping-pong CTA exits once its last epilogue ends
+      Consumers& k = consumers_[static_cast<size_t>(cta)];
+      const double drained = std::max(k.free_at[0], k.free_at[1]);
+      k = Consumers{};  // idle for the slot's next CTA
+      if (drained > t) {
+        sm_busy_[c.sm] += drained - t;
+        c.phase = kAction;
+        queue_.push(drained, kPriorityWork, kDrained, cta);
+        return;
+      }
     }
     exit_cta(cta, t);
     return;
@@ -394,15 +399,12 @@ void Simulator::start_next_segment(int64_t cta, double t) {
       const double epi = transfer_time(Transfer::Epilogue, c.seg, ctx);
       c.t_fixup_end = t + mac;
       c.phase = kAction;
-      // The segment is done for the CTA when its next loop may start.
-      double next = t + mac + epi;
-      if (epilogue_overlap_ > 0) {
-        next = pingpong_next_start(c, t + mac, epi);
-        sm_busy_[c.sm] += next - (t + mac);
-      } else {
-        sm_busy_[c.sm] += epi;
+      if (epilogue_overlap_ > 0) [[unlikely]] {
+        end_pingpong_loop(cta, t + mac, epi);
+        break;
       }
-      queue_.push(next, kPriorityWork, kSegmentDone, cta);
+      sm_busy_[c.sm] += epi;
+      queue_.push(t + mac + epi, kPriorityWork, kSegmentDone, cta);
       break;
     }
     case Role::StorePartial: {
@@ -436,7 +438,15 @@ void Simulator::start_next_segment(int64_t cta, double t) {
   }
 }
 
-void Simulator::exit_cta(int64_t cta, double t) {
+// A ping-pong CTA's whole-tile MAC loop ended at t, its epilogue takes `epilogue`: the segment is
+// done for the CTA (kSegmentDone) when its next loop may start; the SM is busy until then.
+void Simulator::end_pingpong_loop(int64_t cta, double t, double epilogue) {
+  const double next = pingpong_next_start(cta, t, epilogue);
+  sm_busy_[ctas_[cta].sm] += next - t;
+  queue_.push(next, kPriorityWork, kSegmentDone, cta);
+}
+
+inline void Simulator::exit_cta(int64_t cta, double t) {
   Cta& c = ctas_[cta];
   c.phase = kDone;
   set_active(c.sm, -1);
@@ -537,7 +547,9 @@ void Simulator::finish_segment(int64_t cta, double t) {
     r.t_wait_end = c.t_mac_end + c.waited;
     r.t_fixup_end = c.seg.role == Role::Accumulate ? t : c.t_fixup_end;
     // A ping-pong segment's epilogue may end after the CTA's next loop has started.
-    r.t_end = epilogue_overlap_ > 0 && c.seg.role == Role::Whole ? c.t_epilogue_end : t;
+    r.t_end = epilogue_overlap_ > 0 && c.seg.role == Role::Whole
+                  ? consumers_[static_cast<size_t>(cta)].t_epilogue_end
+                  : t;
     result_.timeline.push_back(r);
   }
   c.phase = kIdle;
@@ -685,15 +697,12 @@ inline void Simulator::mac_finished(int64_t cta, double t) {
                             : transfer_time(Transfer::PartialStore, c.seg, ctx);
     if (c.seg.role == Role::StorePartial) c.t_fixup_end = t + cost;
     c.phase = kAction;
-    // The segment is done for the CTA when its next loop may start (as in start_next_segment).
-    double next = t + cost;
-    if (epilogue_overlap_ > 0 && c.seg.role == Role::Whole) {
-      next = pingpong_next_start(c, t, cost);
-      sm_busy_[c.sm] += next - t;
-    } else {
-      sm_busy_[c.sm] += cost;
+    if (epilogue_overlap_ > 0 && c.seg.role == Role::Whole) [[unlikely]] {
+      end_pingpong_loop(cta, t, cost);
+      return;
     }
-    queue_.push(next, kPriorityWork, kSegmentDone, cta);
+    sm_busy_[c.sm] += cost;
+    queue_.push(t + cost, kPriorityWork, kSegmentDone, cta);
     return;
   }
   try_fixup(cta, t);

@@ -127,12 +127,15 @@ class Simulator {
     int64_t next_waiter = -1;   // intrusive list of CTAs waiting on one flag
     int64_t waiting_flag = -1;
     double t_start = 0, t_mac_end = 0, t_wait_begin = 0, waited = 0, t_fixup_end = 0;
-    // Ping-pong (epilogue_overlap_ > 0): when each consumer's last epilogue ends, the consumer
-    // that runs the next segment, and the end of this segment's own epilogue.
-    std::array<double, 2> consumer_free{0.0, 0.0};
+    Phase phase = kIdle;
+  };
+  // A ping-pong CTA's consumers (epilogue_overlap_ > 0), per CTA slot beside Cta (which every
+  // run resets per CTA: kept small): when each consumer's last epilogue ends, the consumer that
+  // runs the next segment, and the end of the segment's own epilogue.
+  struct Consumers {
+    std::array<double, 2> free_at{0.0, 0.0};
     int32_t turn = 0;
     double t_epilogue_end = 0;
-    Phase phase = kIdle;
   };
 
   // The results of the last few runs without a timeline, by plan, model and options: predict and
@@ -160,20 +163,24 @@ class Simulator {
   void dispatch(int64_t cta, int64_t slot, int64_t sm, double t);
   void place(int64_t cta, int64_t slot, int64_t sm);  // occupy a slot; no segment started yet
   void start_next_segment(int64_t cta, double t);
-  void exit_cta(int64_t cta, double t);  // the CTA is done: free its slot for the next
-  // Ping-pong: a whole tile's MAC loop of CTA `c` ended at t and its epilogue takes `epilogue`:
-  // when the CTA's next MAC loop may start (CostNeeds::epilogue_overlap). The CTA's epilogues take
-  // turns as its loops do (they share the SM's path to memory): this one starts when the MAC loop
-  // and the last epilogue have ended. The next loop (the other consumer's) starts after the
-  // exposed share of this epilogue, once that consumer's own last epilogue has ended.
-  double pingpong_next_start(Cta& c, double t, double epilogue) {
+  // The CTA is done: free its slot for the next (inline: once per CTA).
+  [[gnu::always_inline]] inline void exit_cta(int64_t cta, double t);
+  [[gnu::noinline]] void end_pingpong_loop(int64_t cta, double t, double epilogue);
+  // Ping-pong: a whole tile's MAC loop in CTA slot `cta` ended at t and its epilogue takes
+  // `epilogue`: when the CTA's next MAC loop may start (CostNeeds::epilogue_overlap). The CTA's
+  // epilogues take turns as its loops do (they share the SM's path to memory): this one starts
+  // when the MAC loop and the last epilogue have ended. The next loop (the other consumer's)
+  // starts after the exposed share of this epilogue, once that consumer's own last epilogue has
+  // ended.
+  double pingpong_next_start(int64_t cta, double t, double epilogue) {
+    Consumers& c = consumers_[static_cast<size_t>(cta)];
     const int32_t k = c.turn;
-    const double last_epilogue_end = std::max(c.consumer_free[0], c.consumer_free[1]);
+    const double last_epilogue_end = std::max(c.free_at[0], c.free_at[1]);
     c.t_epilogue_end = std::max(t, last_epilogue_end) + epilogue;
-    c.consumer_free[static_cast<size_t>(k)] = c.t_epilogue_end;
+    c.free_at[static_cast<size_t>(k)] = c.t_epilogue_end;
     c.turn = 1 - k;
     return std::max(t + (1.0 - epilogue_overlap_) * epilogue,
-                    c.consumer_free[static_cast<size_t>(c.turn)]);
+                    c.free_at[static_cast<size_t>(c.turn)]);
   }
   void try_fixup(int64_t cta, double t);
   void finish_segment(int64_t cta, double t);
@@ -305,6 +312,7 @@ class Simulator {
   SimOptions opt_;
   EventQueue queue_;
   std::vector<Cta> ctas_;
+  std::vector<Consumers> consumers_;  // by CTA slot, sized only when epilogue_overlap_ > 0
   std::vector<int64_t> flags_;
   std::vector<int64_t> waiters_head_;
   std::vector<int64_t> active_per_sm_;
