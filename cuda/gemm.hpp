@@ -71,8 +71,8 @@ class GemmLauncher {
   Mainloop mainloop() const { return mainloop_; }
   // The mainloop the last launch ran (Mma for a Wgmma launcher's fallback).
   Mainloop last_launched() const { return last_; }
-  // Whether wgmma launches run the ping-pong form (wgmma_runs_pingpong: the plan's tile, whole-tile
-  // segments, its CTAs' most segments).
+  // Whether wgmma launches run the ping-pong form (plan_runs_pingpong: the plan's tile, whole-tile
+  // segments, its CTAs' most segments, its k-tiles).
   bool pingpong() const { return pingpong_; }
 
  private:

@@ -4,9 +4,10 @@ same configs (cuda/bench/before_after.sh runs both builds in one device command)
 build's median against cuBLAS of the same run, and after/before; per shape: the fastest config of
 each build against cuBLAS; geomeans. Standard library only; every figure comes from the CSVs.
 
-usage: tools/before_after.py BEFORE.csv[.gz] AFTER.csv[.gz] [--rows] [--store-bytes]
+usage: tools/before_after.py BEFORE.csv[.gz] AFTER.csv[.gz] [--rows] [--store-bytes] [--ktiles]
   --rows         also list every config (else only the per-config-kind and per-shape summaries)
   --store-bytes  per shape, the fastest config's effective write bandwidth: M*N*2 bytes / time
+  --ktiles       the per-config table split by the tile's k-tiles (ceil(K / tile k)) in bands
 """
 import csv
 import gzip
@@ -44,23 +45,42 @@ def vs_cublas(r):
     return float(r["cublas_ms"]) / ms(r)
 
 
-def per_config_kind(before, after):
+KTILE_BANDS = ((1, 1), (2, 4), (5, 16), (17, 64), (65, None))  # k-tiles per tile, inclusive
+
+
+def ktile_band(k, tile):
+    """Index in KTILE_BANDS of K's k-tiles for `tile` (MxNxK text)."""
+    kt = -(-k // int(tile.split("x")[2]))
+    return next(i for i, (lo, hi) in enumerate(KTILE_BANDS) if kt >= lo and (hi is None or kt <= hi))
+
+
+def band_text(i):
+    lo, hi = KTILE_BANDS[i]
+    return f">= {lo}" if hi is None else (f"{lo}" if lo == hi else f"{lo}-{hi}")
+
+
+def per_config_kind(before, after, by_ktiles=False):
     """Geomean after/before, the worst config, and how many moved by more than the noise either way
-    (as many faster as slower: noise), per tile x cluster x decomposition."""
+    (as many faster as slower: noise), per tile x cluster x decomposition (x k-tile band)."""
     ratios = defaultdict(list)
     for key in sorted(before.keys() & after.keys()):
-        ratios[key[1][:3]].append((ms(before[key]) / ms(after[key]), key[0]))
-    print("| tile | cluster | decomposition | configs | after/before speed (geomean) | worst | "
-          "slower by > 3 % | faster by > 3 % |")
-    print("|---|---|---|---:|---:|---:|---:|---:|")
+        kind = key[1][:3]
+        if by_ktiles:
+            kind += (ktile_band(key[0][2], key[1][0]),)
+        ratios[kind].append((ms(before[key]) / ms(after[key]), key[0]))
+    band = " k-tiles |" if by_ktiles else ""
+    print(f"| tile | cluster | decomposition |{band} configs | after/before speed (geomean) | worst "
+          "| slower by > 3 % | faster by > 3 % |")
+    print("|---|---|---|" + ("---:|" if by_ktiles else "") + "---:|---:|---:|---:|---:|")
     for kind in sorted(ratios):
         xs = ratios[kind]
         worst = min(xs)
         slower = sum(x < 1 - NOISE for x, _ in xs)
         faster = sum(x > 1 + NOISE for x, _ in xs)
         shape = "x".join(map(str, worst[1][:3]))
-        print(f"| {kind[0]} | {kind[1]} | {kind[2]} | {len(xs)} | {geomean(x for x, _ in xs):.3f}x "
-              f"| {worst[0]:.3f}x ({shape}) | {slower} | {faster} |")
+        cell = f" {band_text(kind[3])} |" if by_ktiles else ""
+        print(f"| {kind[0]} | {kind[1]} | {kind[2]} |{cell} {len(xs)} | "
+              f"{geomean(x for x, _ in xs):.3f}x | {worst[0]:.3f}x ({shape}) | {slower} | {faster} |")
 
 
 def fastest(rows):
@@ -108,7 +128,7 @@ def rows_table(before, after):
 def main(argv):
     flags = {a for a in argv if a.startswith("--")}
     paths = [a for a in argv if not a.startswith("--")]
-    if len(paths) != 2 or flags - {"--rows", "--store-bytes"}:
+    if len(paths) != 2 or flags - {"--rows", "--store-bytes", "--ktiles"}:
         sys.exit(__doc__.strip().splitlines()[-3])
     try:
         before, after = load(paths[0]), load(paths[1])
@@ -116,7 +136,7 @@ def main(argv):
         sys.exit(f"before_after.py: cannot read the CSVs: {e}")
     if not before.keys() & after.keys():
         sys.exit("before_after.py: the two CSVs share no ok config")
-    per_config_kind(before, after)
+    per_config_kind(before, after, "--ktiles" in flags)
     print()
     per_shape(before, after, "--store-bytes" in flags)
     if "--rows" in flags:

@@ -61,7 +61,7 @@ struct ResultRow : PlanSummary {
   ClusterShape cluster;
   int64_t swizzle = 1;       // the plan's tile swizzle
   int64_t l2_promotion = 0;  // bytes, of the operand loads (what the launch used)
-  // wgmma launches: "pingpong" or "cooperative" consumers (wgmma_runs_pingpong); else empty.
+  // wgmma launches: "pingpong" or "cooperative" consumers (plan_runs_pingpong); else empty.
   std::string consumers;
   std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty
   std::string picked;  // auto rows: the decomposition the simulator picked

@@ -29,7 +29,7 @@ struct WgmmaEntry {
   // The epilogue's narrower store box (0: a consumer's columns are whole boxes).
   uint32_t tail_cols = 0;
   // The ping-pong form (nullptr where one warpgroup cannot hold the tile: wgmma_can_pingpong),
-  // launched where wgmma_runs_pingpong; same threads, shared memory and boxes.
+  // launched where plan_runs_pingpong; same threads, shared memory and boxes.
   WgmmaKernelFn pingpong_main = nullptr;
   KernelFn pingpong_reduce = nullptr;
   int pingpong_reduce_threads = 0;

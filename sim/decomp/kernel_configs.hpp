@@ -79,27 +79,38 @@ constexpr bool wgmma_consumers_alternate_k(const TileShape& tile) {
 // take turns, so one's epilogue runs while the other multiplies the next tile (CUTLASS's ping-pong
 // kernel). It runs where every segment is a whole tile and some CTA walks more than one
 // (persistent data-parallel grids): there it measured 1.02-1.15x faster per config on the H200,
-// while a CTA of one segment leaves a consumer idle and split-K / Stream-K pieces measured up
-// to 2.4x slower (docs/PERFORMANCE.md, "Ping-pong consumers"). Swapped and alternating tiles keep
-// their split. Read by cuda/kernel/config.hpp and the launcher.
+// while split-K / Stream-K pieces measured up to 2.4x slower (docs/PERFORMANCE.md, "Ping-pong
+// consumers"). A CTA of one segment leaves a consumer idle: on 128-row tiles that lost, but on the
+// 64-row tiles n96..n192 one warpgroup at the whole width multiplies faster than two halves, and
+// from kPingpongAloneMinKtiles k-tiles on their one-tile CTAs measured 1.02-1.25x faster (64x256:
+// no gain). Swapped and alternating tiles keep their split. Read by cuda/kernel/config.hpp and the
+// launcher.
 inline constexpr int64_t kWgmmaWarpgroupThreads = 128;
 inline constexpr int64_t kPingpongMaxTileFloats = 128;  // accumulator fp32 per consumer thread
+inline constexpr int64_t kPingpongAloneMinCols = 96;    // 64-row tiles of n96...
+inline constexpr int64_t kPingpongAloneMaxCols = 192;   // ... to n192
+inline constexpr int64_t kPingpongAloneMinKtiles = 5;   // k-tiles per tile, at least
 constexpr bool wgmma_can_pingpong(const TileShape& tile) {
   return tile.m >= kWgmmaRows && !wgmma_consumers_alternate_k(tile) &&
          tile.m * tile.n <= kPingpongMaxTileFloats * kWgmmaWarpgroupThreads;
 }
-// Whether a launch of `tile` runs ping-pong: its segments are whole tiles (no split region) and
-// its CTAs walk at most `max_segments`.
-constexpr bool wgmma_runs_pingpong(const TileShape& tile, bool whole_tiles, int64_t max_segments) {
-  return wgmma_can_pingpong(tile) && whole_tiles && max_segments > 1;
+// Whether a launch of `tile` runs ping-pong: its segments are whole tiles (no split region) of
+// `k_tiles` k-tiles each, and its CTAs walk at most `max_segments`.
+constexpr bool wgmma_runs_pingpong(const TileShape& tile, bool whole_tiles, int64_t max_segments,
+                                   int64_t k_tiles) {
+  const bool alone_pays = tile.m == kWgmmaRows && tile.n >= kPingpongAloneMinCols &&
+                          tile.n <= kPingpongAloneMaxCols && k_tiles >= kPingpongAloneMinKtiles;
+  return wgmma_can_pingpong(tile) && whole_tiles && (max_segments > 1 || alone_pays);
 }
 // The same for plan `p`, as the launcher and the simulator ask it: every work id of a plan without
 // a split region is a whole tile, and CTA 0 (which walks work ids 0, grid, 2 grid, ...) walks the
 // most.
 constexpr bool plan_runs_pingpong(const Plan& p) {
   const bool whole_tiles = p.split_mode == SplitMode::None;
-  return wgmma_runs_pingpong(p.tile, whole_tiles, whole_tiles && p.work_units > p.grid ? 2 : 1);
+  return wgmma_runs_pingpong(p.tile, whole_tiles, whole_tiles && p.work_units > p.grid ? 2 : 1,
+                             p.k_tiles);
 }
+
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
 constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }

@@ -113,15 +113,15 @@ TEST_CASE("the launcher's ping-pong rule from the plan alone matches the one fro
         const Plan pl =
             plan_schedule(name, p, tile, GpuShape{kSms, 1}, Reduction::Deterministic).plan;
         const bool walked = wgmma_runs_pingpong(tile, pl.split_mode == SplitMode::None,
-                                                cuda::max_segments_per_cta(pl));
+                                                cuda::max_segments_per_cta(pl), pl.k_tiles);
         CHECK_MESSAGE(plan_runs_pingpong(pl) == walked, name, " ", tile_text(tile));
         pingpong += walked;
       }
     }
   }
   CHECK(pingpong > 0);
-  // The cases by hand: 1024 tiles of 128x128 over 132 persistent CTAs run ping-pong; one tile per
-  // CTA (dp), a split region (Stream-K) or a tile no warpgroup holds (128x256) do not.
+  // The cases by hand: 1024 tiles of 128x128 over 132 persistent CTAs run ping-pong; one 128-row
+  // tile per CTA (dp), a split region (Stream-K) or a tile no warpgroup holds (128x256) do not.
   const Problem big{4096, 4096, 4096};
   CHECK(plan_runs_pingpong(
       plan_schedule("dp-persistent", big, {128, 128, 64}, {kSms, 1}, Reduction::Deterministic)
@@ -133,4 +133,17 @@ TEST_CASE("the launcher's ping-pong rule from the plan alone matches the one fro
   CHECK_FALSE(plan_runs_pingpong(
       plan_schedule("dp-persistent", big, {128, 256, 64}, {kSms, 1}, Reduction::Deterministic)
           .plan));
+  // 64-row tiles of n96..n192 run ping-pong one tile per CTA too, from 5 k-tiles on.
+  CHECK(plan_runs_pingpong(
+      plan_schedule("dp", big, {64, 128, 64}, {kSms, 1}, Reduction::Deterministic).plan));
+  CHECK_FALSE(plan_runs_pingpong(
+      plan_schedule("dp", {4096, 4096, 256}, {64, 128, 64}, {kSms, 1}, Reduction::Deterministic)
+          .plan));
+  CHECK(plan_runs_pingpong(
+      plan_schedule("dp", {4096, 4096, 257}, {64, 192, 64}, {kSms, 1}, Reduction::Deterministic)
+          .plan));
+  CHECK_FALSE(plan_runs_pingpong(
+      plan_schedule("dp", big, {64, 256, 64}, {kSms, 1}, Reduction::Deterministic).plan));
+  CHECK_FALSE(plan_runs_pingpong(
+      plan_schedule("splitk:2", big, {64, 128, 64}, {kSms, 1}, Reduction::Deterministic).plan));
 }
