@@ -398,15 +398,20 @@ void md_parameters(const CalibrationRun& run, std::ostringstream& md) {
         "**undetermined**: `predict` refuses a case it moves by more than 1 %. A **pinned** "
         "parameter is held at a value the model's physics gives, because the data fix it only "
         "together with another (calibrate.cpp says which and why); an **off** one is held at the "
-        "value that switches its term off (the kept variant dropped the term).\n\n"
+        "value that switches its term off (the kept variant dropped the term); one **at its "
+        "limit** was pushed to its physical ceiling on the GPU (a rate above the preset's, a cache "
+        "larger than its L2: `lastwave models --gpu NAME` lists them) and is held there: the "
+        "physics misses something the parameter was absorbing.\n\n"
         "| parameter | value | unit | start | se(ln) | determined | meaning "
         "|\n|---|---:|---|---:|---:|---|---|\n";
   const Identifiability& id = run.fit.identifiability;
   for (const auto& p : calibrated_model_info().params) {
     const double se = id.log_se.at(p.name);
-    const bool held = lists(id.pinned, p.name) || lists(id.off, p.name);
+    const bool held =
+        lists(id.pinned, p.name) || lists(id.off, p.name) || lists(id.at_limit, p.name);
     const char* determined = lists(id.pinned, p.name)         ? "pinned"
                              : lists(id.off, p.name)          ? "off"
+                             : lists(id.at_limit, p.name)     ? "at its limit"
                              : lists(id.undetermined, p.name) ? "**no**"
                                                               : "yes";
     md << "| `" << p.name << "` | " << f3(run.fit.params.at(p.name)) << " | " << p.unit << " | "
@@ -480,10 +485,11 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
     units[p.name] = p.unit;
     const Identifiability& id = run.fit.identifiability;
     const double se = id.log_se.at(p.name);
-    log_se[p.name] = lists(id.pinned, p.name) ? nlohmann::json("pinned")
-                     : lists(id.off, p.name)  ? nlohmann::json("off")
-                     : std::isfinite(se)      ? nlohmann::json(se)
-                                              : nlohmann::json("unbounded");
+    log_se[p.name] = lists(id.pinned, p.name)     ? nlohmann::json("pinned")
+                     : lists(id.off, p.name)      ? nlohmann::json("off")
+                     : lists(id.at_limit, p.name) ? nlohmann::json("at_limit")
+                     : std::isfinite(se)          ? nlohmann::json(se)
+                                                  : nlohmann::json("unbounded");
   }
   nlohmann::json file = {
       {"model", "calibrated"},
@@ -492,6 +498,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
       {"undetermined", run.fit.identifiability.undetermined},
       {"pinned", run.fit.identifiability.pinned},
       {"off", run.fit.identifiability.off},
+      {"at_limit", run.fit.identifiability.at_limit},
       {"log_se", log_se},
       {"terms", run.variants.front().name},
       {"gpu", run.preset.name},

@@ -40,7 +40,8 @@ nlohmann::json fit_result_json(const FitResult& r) {
           {"log_se", log_se_json(id.log_se)},
           {"undetermined", id.undetermined},
           {"pinned", id.pinned},
-          {"off", id.off}};
+          {"off", id.off},
+          {"at_limit", id.at_limit}};
 }
 
 FitResult fit_result_from_json(const nlohmann::json& j) {
@@ -54,6 +55,7 @@ FitResult fit_result_from_json(const nlohmann::json& j) {
   r.identifiability.undetermined = j.at("undetermined").get<std::vector<std::string>>();
   r.identifiability.pinned = j.at("pinned").get<std::vector<std::string>>();
   r.identifiability.off = j.at("off").get<std::vector<std::string>>();
+  r.identifiability.at_limit = j.value("at_limit", std::vector<std::string>{});
   return r;
 }
 

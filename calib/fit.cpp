@@ -32,6 +32,20 @@ ValueRange declared_range(const std::string& name) {
   return find_param(calibrated_model_info(), name, "calibrate").range;
 }
 
+// The declared range capped at the parameter's physical ceiling on `gpu` (PhysicalLimit).
+ValueRange fit_range(const std::string& name, const GpuSpec& gpu) {
+  const ParamSpec& p = find_param(calibrated_model_info(), name, "calibrate");
+  ValueRange r = p.range;
+  r.max = std::min(r.max, physical_upper(p, gpu));
+  return r;
+}
+
+// Whether `v` sits at the physical ceiling of `name` on `gpu` (the fit pushed it there).
+bool at_physical_limit(const std::string& name, double v, const GpuSpec& gpu) {
+  const double upper = physical_upper(find_param(calibrated_model_info(), name, "calibrate"), gpu);
+  return std::isfinite(upper) && v >= upper * (1 - kLogStep);
+}
+
 bool at_range_end(const std::string& name, double v) {
   const ValueRange r = declared_range(name);
   return v <= r.min || v >= r.max;
@@ -47,7 +61,7 @@ struct MakespanFunctor : Eigen::DenseFunctor<double> {
         start_(start),
         free_(free),
         on_simulation_(std::move(on_simulation)) {
-    for (const auto& name : free_) ranges_.push_back(declared_range(name));
+    for (const auto& name : free_) ranges_.push_back(fit_range(name, gpu_));
   }
 
   ParamValues params_at(const InputType& x) const {
@@ -240,21 +254,36 @@ FitResult fit_calibrated(const std::vector<FitCase>& cases, const GpuSpec& gpu,
       fvec.size() ? std::sqrt(fvec.squaredNorm() / static_cast<double>(fvec.size())) : 0;
   Eigen::MatrixXd jac;
   f.df(x, jac);
+  // A parameter the fit pushed to its physical ceiling is held there (listed at_limit, like a
+  // pinned one): its Jacobian column is the clamp's zero, so it leaves the identification.
   std::vector<bool> at_bound;
+  std::vector<std::string> identified, limited;
+  std::vector<Eigen::Index> columns;
   for (Eigen::Index j = 0; j < x.size(); ++j) {
     const std::string& name = free[static_cast<size_t>(j)];
-    at_bound.push_back(std::abs(x[j]) >= kMaxLogStep ||
-                       r.params.at(name) <= kMinParamUs * (1 + kLogStep) ||
-                       at_range_end(name, r.params.at(name)));
+    const double v = r.params.at(name);
+    if (at_physical_limit(name, v, gpu)) {
+      limited.push_back(name);
+      continue;
+    }
+    identified.push_back(name);
+    columns.push_back(j);
+    at_bound.push_back(std::abs(x[j]) >= kMaxLogStep || v <= kMinParamUs * (1 + kLogStep) ||
+                       at_range_end(name, v));
   }
   std::vector<std::string> fixed;
   for (const auto& p : info.params) {
     if (lists(options.fixed, p.name)) fixed.push_back(p.name);
   }
-  r.identifiability = identify(jac, free, r.train_rms_rel, at_bound, fixed);
+  r.identifiability =
+      identify(jac(Eigen::all, columns), identified, r.train_rms_rel, at_bound, fixed);
   for (const auto& name : options.pinned) {
     r.identifiability.log_se[name] = 0.0;  // not estimated: held at its value
     r.identifiability.pinned.push_back(name);
+  }
+  for (const auto& name : limited) {
+    r.identifiability.log_se[name] = 0.0;  // held at the ceiling
+    r.identifiability.at_limit.push_back(name);
   }
   return r;
 }

@@ -31,6 +31,7 @@ struct Identifiability {
   std::vector<std::string> undetermined;  // log_se >= kDeterminedLogSe or at a bound
   std::vector<std::string> pinned;        // held at a physical value (FitOptions::pinned)
   std::vector<std::string> off;           // held at the value that switches its term off (`fixed`)
+  std::vector<std::string> at_limit;      // pushed to its physical ceiling (PhysicalLimit), held
 };
 
 // `jac`: residuals x free parameters, d(sim/measured - 1)/d ln(param). `rms`: residual RMS.

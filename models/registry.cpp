@@ -2,7 +2,9 @@
 #include "models/registry.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -48,6 +50,26 @@ void check_params(const ModelInfo& info, const ParamValues& values, const std::s
     const ParamSpec& spec = find_param(info, name, where);
     check_in_range(value, spec.range, where, name, spec.unit);
   }
+}
+
+double physical_upper(const ParamSpec& p, const GpuSpec& gpu) {
+  const double upper = p.limit.upper != nullptr ? p.limit.upper(gpu) : 0.0;
+  return upper > 0 ? upper : std::numeric_limits<double>::infinity();
+}
+
+std::vector<std::string> beyond_physical_limits(const ModelInfo& info, const ParamValues& values,
+                                                const GpuSpec& gpu) {
+  std::vector<std::string> lines;
+  for (const auto& p : info.params) {
+    const auto v = values.find(p.name);
+    const double upper = physical_upper(p, gpu);
+    if (v == values.end() || !(v->second > upper)) continue;
+    char text[160];
+    std::snprintf(text, sizeof text, "%s %.4g %s is above %.4g on %s: ", p.name.c_str(), v->second,
+                  p.unit.c_str(), upper, gpu.name.c_str());
+    lines.push_back(text + std::string(p.limit.basis));
+  }
+  return lines;
 }
 
 ParamValues resolve_params(const ModelInfo& info, const ParamValues& overrides,
@@ -143,10 +165,16 @@ ModelFile read_model_file(const std::string& path) {
     }
     f.params[name] = value.get<double>();
   }
-  if (j.contains("undetermined")) {
-    for (const auto& name : j["undetermined"]) {
-      if (!name.is_string()) throw std::invalid_argument(where + ": bad \"undetermined\" entry");
-      f.undetermined.push_back(name.get<std::string>());
+  for (const auto& [key, list] :
+       {std::pair<const char*, std::vector<std::string>*>{"undetermined", &f.undetermined},
+        {"off", &f.off}}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_array()) throw std::invalid_argument(where + ": \"" + key + "\" is not a list");
+    for (const auto& name : j[key]) {
+      if (!name.is_string()) {
+        throw std::invalid_argument(where + ": bad \"" + std::string(key) + "\" entry");
+      }
+      list->push_back(name.get<std::string>());
     }
   }
   if (j.contains("tile")) {

@@ -43,6 +43,15 @@ struct FitScope {
   std::vector<TileShape> tiles;        // the tiles measured (empty: not listed)
 };
 
+// A parameter's physical ceiling on a GPU, from its preset (a rate the hardware cannot exceed, a
+// cache it does not have): calibrate fits within it, and a fitted value above it is a modelling
+// error to fix rather than absorb. `upper` gives the ceiling in the parameter's unit (0: the
+// preset does not say); `basis` says where it comes from.
+struct PhysicalLimit {
+  double (*upper)(const GpuSpec& gpu) = nullptr;
+  const char* basis = "";
+};
+
 struct ParamSpec {
   std::string name;
   std::string unit;
@@ -53,6 +62,7 @@ struct ParamSpec {
   // problems only): predict's check of parameters a calibration left undetermined does not
   // simulate such rows again. Null: every problem.
   bool (*reaches)(const Problem& problem) = nullptr;
+  PhysicalLimit limit{};  // none by default
 };
 
 using ParamValues = std::map<std::string, double>;
@@ -66,6 +76,13 @@ struct ModelInfo {
   std::unique_ptr<CostModel> (*make)(const ParamValues& params, const GpuSpec& gpu,
                                      const FitScope& scope);
 };
+
+// The physical ceiling of `p` on `gpu` (PhysicalLimit), or +infinity where it has none.
+double physical_upper(const ParamSpec& p, const GpuSpec& gpu);
+// One line per parameter of `values` above its physical ceiling on `gpu` ("NAME VALUE UNIT is
+// above LIMIT: BASIS"); empty when none is.
+std::vector<std::string> beyond_physical_limits(const ModelInfo& info, const ParamValues& values,
+                                                const GpuSpec& gpu);
 
 const std::vector<ModelInfo>& model_registry();
 const ModelInfo& find_model(const std::string& name);  // throws std::invalid_argument
@@ -94,7 +111,8 @@ struct ModelFile {
   std::string model;
   ParamValues params;
   std::vector<std::string> undetermined;
-  bool has_tile = false;  // "tile": the tile the parameters were fitted for
+  std::vector<std::string> off;  // "off": terms its calibration held switched off
+  bool has_tile = false;         // "tile": the tile the parameters were fitted for
   TileShape tile = kDefaultTile;
   std::vector<ClusterShape> clusters;  // "clusters": those its measurements covered (empty: any)
   // "tiles": those its measurements covered; a calibrated file without the list predates it and

@@ -10,6 +10,33 @@ namespace {
 // iter_unaligned_us is read only by problems without vector loads (iter_time).
 bool without_vector_loads(const Problem& problem) { return !traffic::vector_loads(problem); }
 
+// Physical ceilings from the GPU preset (PhysicalLimit; 0 where the preset does not say).
+// A datasheet's dense rate is quoted at its spec's boost clock, below the clock an unthrottled SM
+// runs at (H200: 989 TFLOP/s = 132 SMs x 4096 FLOP/clock x 1830 MHz; the SMs run at 1980 MHz,
+// 8.2 % more): the ceiling allows kTensorClockHeadroom over the quoted rate per SM.
+constexpr double kTensorClockHeadroom = 1.10;
+// Shared memory an SM reads per clock (128 bytes: 32 banks x 4 bytes, sm_80 and sm_90).
+constexpr double kSmemBytesPerClock = 128.0;
+constexpr double kMegaPerGiga = 1e-3;  // MHz x bytes per clock -> GB/s
+constexpr double kGbPerTb = 1e3;
+
+double tensor_rate_ceiling(const GpuSpec& g) {
+  const auto sms = static_cast<double>(whole_chip_sms(g));
+  return sms > 0 ? g.bf16_dense_tflops / sms * kTensorClockHeadroom : 0.0;
+}
+double smem_ceiling(const GpuSpec& g) { return kSmemBytesPerClock * g.sm_clock_mhz * kMegaPerGiga; }
+double dram_ceiling(const GpuSpec& g) { return g.dram_tb_per_s * kGbPerTb; }
+double l2_size_ceiling(const GpuSpec& g) { return g.l2_mib; }
+
+constexpr PhysicalLimit kTensorLimit{
+    &tensor_rate_ceiling,
+    "the preset's dense bf16 rate per SM, plus 10 % for the clock it is quoted at"};
+constexpr PhysicalLimit kSmemLimit{&smem_ceiling,
+                                   "128 bytes of shared memory per SM and clock at the preset's "
+                                   "SM clock"};
+constexpr PhysicalLimit kDramLimit{&dram_ceiling, "the preset's DRAM bandwidth"};
+constexpr PhysicalLimit kL2SizeLimit{&l2_size_ceiling, "the preset's L2 size"};
+
 }  // namespace
 
 // Defaults are an H200 bf16 starting point for the fitter (datasheet tensor rate / 132 SMs,
@@ -26,7 +53,8 @@ ModelInfo calibrated_model_info() {
       {
           {"mma_tflops_per_sm", "TFLOP/s", 7.5, kRateRange,
            "tensor-core rate one SM sustains in the MAC loop (a k-tile is 2 tile.m tile.n tile.k "
-           "FLOPs)"},
+           "FLOPs)",
+           nullptr, kTensorLimit},
           {"l2_lines_per_us", "lines/us", 90000.0, kRateRange,
            "L2 throughput shared by the busy SMs, in 128-byte operand requests per us (a k-tile "
            "requests (tile.m + tile.n) x lines per row; a row not 128-byte aligned spans one "
@@ -37,7 +65,8 @@ ModelInfo calibrated_model_info() {
            "K % 16 != 0: traffic::extra_sectors_per_row; half the rows at K % 16 == 8); 0 = the "
            "term off"},
           {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
-           "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2"},
+           "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2", nullptr,
+           kDramLimit},
           {"tile_io_gb_per_s", "GB/s", kTileIoOffRate, kRateRange,
            "memory throughput the busy SMs share for the tiles written and read at segment ends "
            "(a finished bf16 output tile; an fp32 partial stored, loaded, or read and written by "
@@ -50,7 +79,8 @@ ModelInfo calibrated_model_info() {
            "L2 capacity that keeps operand panels for reuse: DRAM bytes follow the working set "
            "in flight (a wave in step fetches each panel slice once; scattered CTAs miss when "
            "their panels exceed it); 0 = footprint rule (unique A+B over loaded bytes, scaled by "
-           "footprint / L2 size)"},
+           "footprint / L2 size)",
+           nullptr, kL2SizeLimit},
           {"reuse_lag_scale", "x", 0.0, kScaleOrOffRange,
            "with l2_reuse_mib: tiles that share a panel but walk K out of step (Stream-K) reuse "
            "its slices only if they survive the bytes all busy CTAs load in between, this scale "
@@ -58,7 +88,8 @@ ModelInfo calibrated_model_info() {
           {"reuse_lag_l2_mib", "MiB", 0.0, kCacheSizeOrOffRange,
            "with reuse_lag_scale: the L2 capacity a slice must survive the gap's loads in (the "
            "panels of scattered Stream-K tiles compete with every other slice in flight, so it "
-           "can be less than l2_reuse_mib); 0 = l2_reuse_mib"},
+           "can be less than l2_reuse_mib); 0 = l2_reuse_mib",
+           nullptr, kL2SizeLimit},
           {"wave_reuse_scale", "x", 0.0, kScaleOrOffRange,
            "with l2_reuse_mib: a panel slice that the next wave's tiles load again stays in L2 "
            "unless this scale x the full-K panels of the tile rows and columns in flight (what "
@@ -73,7 +104,8 @@ ModelInfo calibrated_model_info() {
           {"smem_gb_per_s", "GB/s", kSmemPipeOffRate, kRateRange,
            "shared-memory operand reads of the tensor cores one SM sustains (a k-tile reads "
            "traffic::wgmma_smem_bytes_per_iter: more per FLOP for 64-row and narrow tiles); the "
-           "default is so high that they cost nothing"},
+           "default is so high that they cost nothing",
+           nullptr, kSmemLimit},
           {"cluster_ktile_us", "us", 0.0, kTimeRange,
            "added to each k-tile of a CTA in a cluster of two or more (the CTAs wait for each "
            "other's multicast slices and stage releases); 0 = the term off"},

@@ -110,4 +110,47 @@ TEST_CASE(
                        std::invalid_argument);
 }
 
+TEST_CASE("a rate the data push past its physical ceiling is held there, listed at its limit") {
+  // The synthetic truth's tensor rate, 9.5 TFLOP/s per SM, is above the H200's ceiling (989
+  // TFLOP/s / 132 SMs x 1.10 = 8.2417): the fit stops at the ceiling, holds it there (not
+  // undetermined) and fits the rest around it.
+  testing::SyntheticSpec spec;
+  for (const int64_t m : {256, 1536, 4096})
+    for (const int64_t n : {512, 3072})
+      for (const int64_t k : {1024, 8224}) spec.shapes.push_back(Problem{m, n, k});
+  spec.schedules = {"dp", "splitk:2"};
+  spec.sms = {132, 64};
+  spec.tiles = {{128, 128, 64}};
+  spec.params = {
+      {"mma_tflops_per_sm", 9.5}, {"l2_lines_per_us", 60000.0}, {"dram_gb_per_s", 3000.0},
+      {"iter_unaligned_us", 1.7}, {"epilogue_us", 1.6},         {"store_us", 3.1},
+      {"load_us", 0.9},           {"accumulate_us", 2.6},       {"flag_us", 0.4},
+      {"prologue_us", 1.3},       {"launch_us", 5.0},           {"ktile_fixed_us", 0.08}};
+  const std::string dir = testing::temp_dir("fit_at_limit");
+  const std::string path = dir + "/synthetic.csv";
+  write_file_atomically(path, testing::synthetic_csv(spec));
+  const auto ms = read_all_measurements({path});  // the cases point into it
+  const auto cases = build_cases(ms, TileShape{}, 1);
+  FitOptions opt;
+  opt.max_evaluations = 40;
+  opt.fixed = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s", "cluster_ktile_us",
+               "pingpong_overlap"};
+  opt.pinned = {"launch_us"};
+  const GpuSpec h200 = gpu_preset("h200");
+  const FitResult r = fit_calibrated(
+      cases, h200, {{"ktile_fixed_us", kKtileFixedStartUs}, {"launch_us", 5.0}}, true, opt);
+  const double ceiling = 989.0 / 132.0 * 1.10;
+  CHECK(r.params.at("mma_tflops_per_sm") == doctest::Approx(ceiling).epsilon(1e-9));
+  const Identifiability& id = r.identifiability;
+  CHECK(id.at_limit == std::vector<std::string>{"mma_tflops_per_sm"});
+  CHECK(std::find(id.undetermined.begin(), id.undetermined.end(), "mma_tflops_per_sm") ==
+        id.undetermined.end());
+  CHECK(id.log_se.at("mma_tflops_per_sm") == 0.0);
+  // No fitted value passes a ceiling (a term held off sits at its off value: a pipe's, 1e15).
+  ParamValues fitted = r.params;
+  for (const auto& name : id.off) fitted.erase(name);
+  CHECK(beyond_physical_limits(calibrated_model_info(), fitted, h200).empty());
+  CHECK_FALSE(beyond_physical_limits(calibrated_model_info(), r.params, h200).empty());
+}
+
 }  // namespace lw

@@ -2,6 +2,8 @@
 // (bytes, L2 requests with row alignment) and computes, and the per-iteration time per pipe.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "gpu/gpu_spec.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "models/roofline/traffic.hpp"
@@ -269,6 +271,27 @@ TEST_CASE("iter_unaligned_us reaches only problems without vector loads") {
   CHECK(unaligned.reaches(Problem{4096, 4096, 4100}));
   const bool every_problem = find_param(find_model("calibrated"), "epilogue_us").reaches == nullptr;
   CHECK(every_problem);
+}
+
+TEST_CASE("physical ceilings from the GPU preset: rates, shared memory, L2 size") {
+  const GpuSpec h200 = gpu_preset("h200");  // 989 TFLOP/s, 132 SMs, 1980 MHz, 4.8 TB/s, 60 MiB
+  const ModelInfo& info = find_model("calibrated");
+  const auto upper = [&](const char* name) { return physical_upper(find_param(info, name), h200); };
+  CHECK(upper("mma_tflops_per_sm") == doctest::Approx(989.0 / 132.0 * 1.10));
+  CHECK(upper("smem_gb_per_s") == doctest::Approx(128.0 * 1980.0 / 1000.0));
+  CHECK(upper("dram_gb_per_s") == doctest::Approx(4800.0));
+  CHECK(upper("l2_reuse_mib") == 60.0);
+  CHECK(upper("reuse_lag_l2_mib") == 60.0);
+  CHECK(std::isinf(upper("epilogue_us")));  // no ceiling: a time
+  // A preset without the figure sets none.
+  CHECK(std::isinf(physical_upper(find_param(info, "mma_tflops_per_sm"), GpuSpec{})));
+  // The values above their ceilings, one line each, in the model's parameter order.
+  const auto lines = beyond_physical_limits(
+      info, {{"mma_tflops_per_sm", 10.68}, {"l2_reuse_mib", 313.8}, {"dram_gb_per_s", 4513.0}},
+      h200);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].rfind("mma_tflops_per_sm 10.68 TFLOP/s is above 8.242 on h200: ", 0) == 0);
+  CHECK(lines[1].rfind("l2_reuse_mib 313.8 MiB is above 60 on h200: ", 0) == 0);
 }
 
 }  // namespace lw
