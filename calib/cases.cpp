@@ -7,6 +7,8 @@
 #include <string>
 #include <thread>
 
+#include "sim/decomp/kernel_configs.hpp"
+#include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/gpu/simulator.hpp"
 #include "sim/predict/best.hpp"
@@ -29,6 +31,15 @@ std::vector<FitCase> build_cases(const std::vector<Measurement>& ms, const TileS
                    .plan;
     } catch (const std::exception& e) {
       throw std::invalid_argument(where + ": " + e.what());
+    }
+    // The simulator runs the kernels' rule for the form (plan_runs_pingpong); a row that ran the
+    // other one (another build's rule) would be fitted as a kernel it was not.
+    if (!m.consumers.empty() && (m.consumers == "pingpong") != plan_runs_pingpong(c.plan)) {
+      throw std::invalid_argument(where + ": the row ran " + m.consumers +
+                                  " consumers, but the kernels run " +
+                                  (plan_runs_pingpong(c.plan) ? "pingpong" : "cooperative") +
+                                  " ones for " + m.schedule + " on tile " + tile_text(c.plan.tile) +
+                                  " (plan_runs_pingpong): measured with another build's rule");
     }
     if (m.grid != c.plan.grid) {
       throw std::invalid_argument(where + ": measured grid " + std::to_string(m.grid) +

@@ -158,6 +158,13 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
       throw std::invalid_argument(where + ": swizzle " + cell("swizzle") +
                                   ": calibration fits plain-raster plans (swizzle 1) only");
     }
+    if (col.count("consumers")) {
+      m.consumers = cell("consumers");
+      if (!m.consumers.empty() && m.consumers != "pingpong" && m.consumers != "cooperative") {
+        throw std::invalid_argument(where + ": consumers '" + m.consumers +
+                                    "' is neither pingpong nor cooperative");
+      }
+    }
     if (col.count("tile")) m.tile = parse_tile_cell(cell("tile"), where);
     if (col.count("cluster") && !cell("cluster").empty()) {
       m.cluster = parse_cluster_cell(cell("cluster"), where);

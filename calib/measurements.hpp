@@ -18,6 +18,9 @@ struct Measurement {
   int64_t grid = 0;
   TileShape tile{0, 0, 0};     // CSV column "tile" (MxNxK); 0x0x0 = not given (calibrate's --tile)
   ClusterShape cluster{1, 1};  // CSV column "cluster" (MxN); 1x1 when the file has none
+  // CSV column "consumers": "pingpong" or "cooperative", the wgmma form that ran ("": not given,
+  // or not a wgmma row).
+  std::string consumers;
   double median_us = 0, p10_us = 0, p90_us = 0;
   std::string file;
   int64_t line = 0;
@@ -34,7 +37,7 @@ const std::vector<std::string>& required_measurement_columns();
 
 // Reads one CSV. Rows with ok=0 (when that column exists) are skipped and counted in *skipped.
 // Throws std::invalid_argument "FILE:LINE: ..." on a missing column, a non-numeric or non-finite
-// value, an unknown decomposition or reduction, a swizzle other than 1.
+// value, an unknown decomposition, reduction or consumer form, a swizzle other than 1.
 std::vector<Measurement> read_measurements(const std::string& path, int64_t* skipped = nullptr);
 
 // Reads all files; also rejects duplicate (m, n, k, sms, decomposition, reduction, tile, cluster)

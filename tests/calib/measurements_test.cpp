@@ -13,6 +13,7 @@
 #include <string>
 
 #include "calib/calibrate.hpp"
+#include "calib/cases.hpp"
 #include "calib/file_hash.hpp"
 #include "gpu/gpu_spec.hpp"
 #include "models/registry.hpp"
@@ -124,6 +125,48 @@ TEST_CASE("bad measurement files name file and line") {
 
   const auto empty = write(dir, "empty.csv", "");
   CHECK(error_of(empty).find(empty) == 0);
+
+  // lastwave-bench's consumers column: the wgmma form that ran, or empty; nothing else.
+  const std::string consumers_header = std::string(kHeader).insert(kHeaderLength, ",consumers");
+  for (const char* form : {"cooperative", "pingpong", ""}) {
+    CAPTURE(form);
+    const auto ok =
+        write(dir, "consumers.csv",
+              consumers_header + std::string(kGood).insert(kRowLength, std::string(",") + form));
+    CHECK(error_of(ok).empty());
+  }
+  const auto sideways = write(
+      dir, "sideways.csv", consumers_header + std::string(kGood).insert(kRowLength, ",sideways"));
+  CHECK(error_of(sideways).find(sideways + ":2: consumers 'sideways' is neither") == 0);
+}
+
+TEST_CASE("a row that ran the other consumer form than the kernels' rule is refused") {
+  const std::string dir = testing::temp_dir("consumer_forms");
+  const std::string header =
+      "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
+      "rel_err,sm_clock_mhz,tile,consumers\n";
+  // 1024^3 dp on 128x128: 64 CTAs of one 16-k-tile tile each (cooperative); 4096^3
+  // dp-persistent: 1,024 tiles over 132 CTAs (ping-pong).
+  const std::string dp =
+      "1024,1024,1024,132,dp,deterministic,1,64,0.02,0.02,0.02,100,0.01,0,1980,"
+      "128x128x64,";
+  const std::string persistent =
+      "4096,4096,4096,132,dp-persistent,deterministic,1,132,0.2,0.2,0.2,600,0.2,0,1980,"
+      "128x128x64,";
+  const auto agree =
+      write(dir, "agree.csv", header + dp + "cooperative\n" + persistent + "pingpong\n");
+  const auto rows = read_all_measurements({agree});
+  CHECK(build_cases(rows, TileShape{}, 1).size() == 2);
+  const auto other = write(dir, "other.csv", header + dp + "pingpong\n");
+  const auto wrong = read_all_measurements({other});
+  std::string message;
+  try {
+    build_cases(wrong, TileShape{}, 1);
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  CHECK(message.find(other + ":2: the row ran pingpong consumers, but the kernels run cooperative "
+                             "ones for dp on tile 128x128x64") == 0);
 }
 
 TEST_CASE("held-out split is by shape and deterministic") {
