@@ -14,6 +14,33 @@
 
 namespace lw {
 
+namespace {
+
+// The synthetic truth of the r3 terms, with tensor rate `mma` (TFLOP/s per SM).
+ParamValues r3_truth(double mma) {
+  return {{"mma_tflops_per_sm", mma}, {"l2_lines_per_us", 60000.0}, {"dram_gb_per_s", 3000.0},
+          {"iter_unaligned_us", 1.7}, {"epilogue_us", 1.6},         {"store_us", 3.1},
+          {"load_us", 0.9},           {"accumulate_us", 2.6},       {"flag_us", 0.4},
+          {"prologue_us", 1.3},       {"launch_us", 5.0},           {"ktile_fixed_us", 0.08}};
+}
+
+// The later terms stay at their declared defaults (off), as in the synthetic truth: these grids
+// (no clusters, every tile's rows in bounds for most shapes) are about the r3 terms.
+const std::vector<std::string> kLaterTermsOff = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s",
+                                                 "cluster_ktile_us", "pingpong_overlap"};
+
+// The spec's rows written to a file under a temporary `dir`, read into *ms and planned (the cases
+// point into *ms).
+std::vector<FitCase> synthetic_cases(const testing::SyntheticSpec& spec, const std::string& dir,
+                                     std::vector<Measurement>* ms) {
+  const std::string path = testing::temp_dir(dir) + "/synthetic.csv";
+  write_file_atomically(path, testing::synthetic_csv(spec));
+  *ms = read_all_measurements({path});
+  return build_cases(*ms, TileShape{}, 1);
+}
+
+}  // namespace
+
 TEST_CASE(
     "fit recovers known calibrated parameters over two tiles; unexercised one flagged; pinned one "
     "held") {
@@ -26,23 +53,13 @@ TEST_CASE(
   spec.schedules = {"dp", "splitk:2", "streamk", "cutlass"};
   spec.sms = {132, 64, 16};
   spec.tiles = {{128, 128, 64}, {128, 256, 64}};
-  spec.params = {
-      {"mma_tflops_per_sm", 6.5}, {"l2_lines_per_us", 60000.0}, {"dram_gb_per_s", 3000.0},
-      {"iter_unaligned_us", 1.7}, {"epilogue_us", 1.6},         {"store_us", 3.1},
-      {"load_us", 0.9},           {"accumulate_us", 2.6},       {"flag_us", 0.4},
-      {"prologue_us", 1.3},       {"launch_us", 5.0},           {"ktile_fixed_us", 0.08}};
-  const std::string dir = testing::temp_dir("fit_recovers");
-  const std::string path = dir + "/synthetic.csv";
-  write_file_atomically(path, testing::synthetic_csv(spec));
-  const auto ms = read_all_measurements({path});
-  const auto cases = build_cases(ms, TileShape{}, 1);
+  spec.params = r3_truth(6.5);
+  std::vector<Measurement> ms;
+  const auto cases = synthetic_cases(spec, "fit_recovers", &ms);
   const auto t0 = std::chrono::steady_clock::now();
   FitOptions opt;
   opt.max_evaluations = 80;
-  // The r4 terms stay at their declared defaults (off), as in the synthetic truth: this grid (no
-  // clusters, every tile's rows in bounds for most shapes) is about the r3 terms.
-  opt.fixed = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s", "cluster_ktile_us",
-               "pingpong_overlap"};
+  opt.fixed = kLaterTermsOff;
   // launch_us pinned at its true value: held there (not scaled with the start values), reported
   // pinned and not undetermined.
   opt.pinned = {"launch_us"};
@@ -121,20 +138,12 @@ TEST_CASE("a rate the data push past its physical ceiling is held there, listed 
   spec.schedules = {"dp", "splitk:2"};
   spec.sms = {132, 64};
   spec.tiles = {{128, 128, 64}};
-  spec.params = {
-      {"mma_tflops_per_sm", 9.5}, {"l2_lines_per_us", 60000.0}, {"dram_gb_per_s", 3000.0},
-      {"iter_unaligned_us", 1.7}, {"epilogue_us", 1.6},         {"store_us", 3.1},
-      {"load_us", 0.9},           {"accumulate_us", 2.6},       {"flag_us", 0.4},
-      {"prologue_us", 1.3},       {"launch_us", 5.0},           {"ktile_fixed_us", 0.08}};
-  const std::string dir = testing::temp_dir("fit_at_limit");
-  const std::string path = dir + "/synthetic.csv";
-  write_file_atomically(path, testing::synthetic_csv(spec));
-  const auto ms = read_all_measurements({path});  // the cases point into it
-  const auto cases = build_cases(ms, TileShape{}, 1);
+  spec.params = r3_truth(9.5);
+  std::vector<Measurement> ms;
+  const auto cases = synthetic_cases(spec, "fit_at_limit", &ms);
   FitOptions opt;
   opt.max_evaluations = 40;
-  opt.fixed = {"l2_reuse_mib", "oob_rows_per_us", "smem_gb_per_s", "cluster_ktile_us",
-               "pingpong_overlap"};
+  opt.fixed = kLaterTermsOff;
   opt.pinned = {"launch_us"};
   const GpuSpec h200 = gpu_preset("h200");
   const FitResult r = fit_calibrated(
