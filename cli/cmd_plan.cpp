@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "sim/api/plan_steps.hpp"
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/trace/trace_json.hpp"
 
@@ -57,8 +58,12 @@ int cmd_plan(int argc, char** argv) {
   o << schedule << " -> " << planned.choice_label() << ": " << p.tiles << " tiles (" << p.tiles_m
     << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
     << (p.persistent ? " persistent" : "") << ", split tiles " << p.split_tiles << ", units "
-    << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots
-    << "\n";
+    << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots;
+  // The wgmma kernels' consumer form for a tile they have (sim/decomp/kernel_configs.hpp).
+  if (kernel_tile_index(p.tile) >= 0) {
+    o << ", consumers " << (plan_runs_pingpong(p) ? "pingpong" : "cooperative");
+  }
+  o << "\n";
   size_t next = 0;  // steps come launch by launch, CTA by CTA
   const auto ctas = [&](int launch, int64_t count, const char* title) {
     for (int64_t cta = 0; cta < count; ++cta) {

@@ -150,6 +150,8 @@ if [[ $(wc -l <"$tmp/ok.csv") -ne 3 ]]; then
   echo "FAIL: expected header + 2 rows in ok.csv"
   failures=$((failures + 1))
 fi
+expect_error "cannot read" models --check "$tmp/no_such_model.json"
+expect_error "unknown GPU" models --gpu nope
 # --help works on every subcommand.
 for sub in demo waves predict plan compare models calibrate trace; do
   "$lastwave" "$sub" --help >/dev/null || {

@@ -107,3 +107,15 @@ grep -q '128x  4096x  4096  winner splitk:4' <<<"$cmp"
 "$lastwave" predict --sms 4 --m 384 --n 384 --k 512 --schedule streamk --trace "$tmp/t.json" >/dev/null
 grep -q '"traceEvents"' "$tmp/t.json"
 grep -q '"name":"store"' "$tmp/t.json"
+
+# plan's header names the kernels' consumer form (plan_runs_pingpong): 1,024 128x128 tiles over
+# 132 persistent CTAs run ping-pong; one tile per CTA runs cooperative.
+head=$("$lastwave" plan --gpu h200 --m 4096 --n 4096 --k 4096 --schedule dp-persistent)
+grep -q ', consumers pingpong$' <<<"${head%%$'\n'*}"
+head=$("$lastwave" plan --gpu h200 --m 4096 --n 4096 --k 4096 --schedule dp)
+grep -q ', consumers cooperative$' <<<"${head%%$'\n'*}"
+
+# models --check lists a fitted file's values above their physical ceilings on its GPU.
+check=$("$lastwave" models --check configs/models/h200-bf16-wgmma-r17.json)
+grep -q 'mma_tflops_per_sm 10.68 TFLOP/s is above 8.242 on h200' <<<"$check"
+grep -q 'l2_reuse_mib 313.8 MiB is above 60 on h200' <<<"$check"
