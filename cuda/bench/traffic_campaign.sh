@@ -9,15 +9,17 @@
 #      CLUSTERS (132-SM runs; default 1x1,2x1; partitions run 1x1), DEADLINE_S (no call starts
 #      after it; default 500, so one device command returns with whole chunks), SETS (132-SM
 #      shape sets; default "train validation test"), PARTITIONS (space-separated NAME@SMS: shapes
-#      file configs/shapes/traffic-NAME.csv at those SM counts; default partitions@96,64,32,16; empty:
+#      file configs/shapes/PREFIX-NAME.csv at those SM counts; default partitions@96,64,32,16; empty:
 #      none),
-#      TRACE_SHAPES (8; 0 = no traces).
+#      TRACE_SHAPES (8; 0 = no traces), SHAPES_PREFIX (traffic: configs/shapes/PREFIX-SET.csv; refit:
+#      tools/gen_refit_shapes.py's sets), DECOMPS (comma list; default below).
 set -uo pipefail
 BIN=$1
 OUT=$2
 B="$BIN/lastwave-bench"
 SHAPES=configs/shapes
-DECOMPS=dp,splitk:2,splitk:4,streamk,cutlass,two-tile
+SHAPES_PREFIX=${SHAPES_PREFIX:-traffic}
+DECOMPS=${DECOMPS:-dp,splitk:2,splitk:4,streamk,cutlass,two-tile}
 TRACE_DECOMPS=dp,splitk:2,streamk,cutlass
 SETS=${SETS-train validation test}  # heldout-chooser: cuda/bench/kernel_campaign.sh (the chooser check)
 PARTITIONS=${PARTITIONS-partitions@96,64,32,16}  # set and empty: no partition runs
@@ -66,7 +68,7 @@ make_chunks() {
 plan() {
   local set f i=0
   for set in $SETS; do
-    for f in $(make_chunks "$SHAPES/traffic-$set.csv" "$set"); do
+    for f in $(make_chunks "$SHAPES/$SHAPES_PREFIX-$set.csv" "$set"); do
       echo "$OUT/$set/sms132-$(basename "$f")|132|$(tiles_of_chunk $i)|$f|$CLUSTERS"
       i=$((i + 1))
     done
@@ -76,7 +78,7 @@ plan() {
     name=${item%@*}
     sms=${item#*@}
     i=0
-    for f in $(make_chunks "$SHAPES/traffic-$name.csv" "$name"); do
+    for f in $(make_chunks "$SHAPES/$SHAPES_PREFIX-$name.csv" "$name"); do
       echo "$OUT/$name/sms${sms//,/-}-$(basename "$f")|$sms|$(partition_tiles_of_chunk $i)|$f|1x1"
       i=$((i + 1))
     done
@@ -129,7 +131,7 @@ while read -r line; do
 done <<<"$PLAN"
 
 trace_shapes="$OUT/chunks/traces.csv"
-{ echo m,n,k; grep '^[0-9]' "$SHAPES/traffic-train.csv" | head -n "$TRACE_SHAPES"; } >"$trace_shapes"
+{ echo m,n,k; grep '^[0-9]' "$SHAPES/$SHAPES_PREFIX-train.csv" | head -n "$TRACE_SHAPES"; } >"$trace_shapes"
 if ((TRACE_SHAPES > 0)) && [[ ! -s $OUT/traces/traces.csv ]]; then
   "$B" --shapes "$trace_shapes" --decomposition $TRACE_DECOMPS --tile $ANCHOR --reps 3 \
     --out "$OUT/traces/traces.csv" --trace "$OUT/traces/h200.json" >>"$OUT/campaign-log.txt" 2>&1 ||
