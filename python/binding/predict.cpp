@@ -99,9 +99,7 @@ void bind_outcome(pyb::module_& m) {
              return rows;
            })
       .def("csv",
-           [](const PredictOutcome& o) {
-             return predict_csv(flatten(o.blocks), o.physical, o.ranked);
-           })
+           [](const PredictOutcome& o) { return predict_csv(o.blocks, o.physical, o.ranked); })
       .def_readonly("time_unit", &PredictOutcome::time_unit)
       .def_readonly("physical", &PredictOutcome::physical)
       .def_readonly("ranked", &PredictOutcome::ranked)

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -53,16 +54,21 @@ void for_each_shape(size_t count, const std::function<void(size_t, Simulator&)>&
 }
 
 // predict_all's rows for the (shape, schedule) pairs `need` marks (shape-major); the others left
-// default.
+// default. A row of a schedule other than best stops past its `cutoffs` entry (predict_config).
 std::vector<PredictRow> predict_some(const std::vector<Problem>& shapes,
                                      const std::vector<std::string>& schedules,
-                                     const PredictSetup& setup, const std::vector<bool>& need) {
+                                     const PredictSetup& setup, const std::vector<bool>& need,
+                                     const std::vector<double>& cutoffs) {
   std::vector<PredictRow> rows(shapes.size() * schedules.size());
   for_each_shape(shapes.size(),
                  [&](size_t i, Simulator& sim) {
                    for (size_t j = 0; j < schedules.size(); ++j) {
                      const size_t k = i * schedules.size() + j;
-                     if (need[k]) rows[k] = predict(shapes[i], schedules[j], setup, sim);
+                     if (!need[k]) continue;
+                     rows[k] = schedules[j] == "best"
+                                   ? predict(shapes[i], schedules[j], setup, sim)
+                                   : predict_config(shapes[i], schedules[j], setup.tile,
+                                                    setup.cluster, setup, sim, cutoffs[k]);
                    }
                  },
                  {});
@@ -71,15 +77,18 @@ std::vector<PredictRow> predict_some(const std::vector<Problem>& shapes,
 
 // A case an undetermined parameter moves by more than this share is refused.
 constexpr double kRelevantChange = 0.01;
-// The undetermined parameter is halved and doubled to see whether a case depends on it.
-constexpr double kProbeFactors[] = {0.5, 2.0};
+// The undetermined parameter is doubled and halved to see whether a case depends on it (the
+// doubled one first: where it slows a row, its run stops at the row's cut-off; a row refused by
+// either probe is refused, so the order changes no answer).
+constexpr double kProbeFactors[] = {2.0, 0.5};
 
 // Marks refused (PredictRow::refused) every row that a parameter the model file lists as not
 // determined by its calibration moves by more than kRelevantChange; the other rows stand.
 // `rerun` gives the rows `need` marks under another setup (the model with one parameter probed);
-// the others it may leave default.
-using Rerun =
-    std::function<std::vector<PredictRow>(const PredictSetup&, const std::vector<bool>& need)>;
+// the others it may leave default. It may stop a row once its time passes the row's `cutoffs`
+// entry (a row that slows by more than kRelevantChange is refused without finishing its run).
+using Rerun = std::function<std::vector<PredictRow>(
+    const PredictSetup&, const std::vector<bool>& need, const std::vector<double>& cutoffs)>;
 void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows,
                          const Rerun& rerun) {
   const ModelSource& source = p.request.model;
@@ -99,17 +108,22 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
       // Only rows that could still be refused and that the parameter reaches are simulated again
       // (a row it cannot reach would not move at all).
       std::vector<bool> need(rows.size());
+      std::vector<double> cutoffs(rows.size());
       bool any = false;
       for (size_t i = 0; i < rows.size(); ++i) {
         need[i] = !rows[i].deadlock && rows[i].refused.empty() &&
                   (reaches == nullptr || reaches(rows[i].problem));
+        cutoffs[i] = rows[i].makespan * (1.0 + kRelevantChange);
         any = any || need[i];
       }
       if (!any) continue;
-      const auto moved = rerun(s, need);
+      const auto moved = rerun(s, need, cutoffs);
       for (size_t i = 0; i < rows.size(); ++i) {
         if (!need[i]) continue;
-        const double change = std::abs(moved[i].makespan / rows[i].makespan - 1.0);
+        // Cut off: slower than the row by more than kRelevantChange.
+        const double change = moved[i].cut_off
+                                  ? std::numeric_limits<double>::infinity()
+                                  : std::abs(moved[i].makespan / rows[i].makespan - 1.0);
         if (!rows[i].deadlock && rows[i].refused.empty() && !(change <= kRelevantChange)) {
           const Problem& pr = rows[i].problem;
           rows[i].refused = "model " + source.name + ": parameter '" + param +
@@ -151,13 +165,15 @@ std::vector<std::vector<PredictRow>> rank_all(const std::vector<Problem>& shapes
 // The ranked rows' own configs simulated again under `setup` (refuse_undetermined's rerun); a row
 // with no rank (every candidate deadlocked) or not marked in `need` stays as it is.
 std::vector<PredictRow> rerun_configs(const std::vector<PredictRow>& rows,
-                                      const PredictSetup& setup, const std::vector<bool>& need) {
+                                      const PredictSetup& setup, const std::vector<bool>& need,
+                                      const std::vector<double>& cutoffs) {
   std::vector<PredictRow> out(rows.size());
   for_each_shape(rows.size(),
                  [&](size_t i, Simulator& sim) {
                    const PredictRow& r = rows[i];
                    out[i] = r.rank > 0 && need[i]
-                                ? predict_config(r.problem, r.choice, r.tile, r.cluster, setup, sim)
+                                ? predict_config(r.problem, r.choice, r.tile, r.cluster, setup, sim,
+                                                 cutoffs[i])
                                 : r;
                  },
                  {});
@@ -166,17 +182,22 @@ std::vector<PredictRow> rerun_configs(const std::vector<PredictRow>& rows,
 
 // Each shape's rows in `schedules` order: `rows` holds those of `simulated` (shape-major), and
 // `best`, when ranked, is its ranked rows.
-std::vector<std::vector<PredictRow>> shape_blocks(
-    size_t shapes, const std::vector<std::string>& schedules,
-    const std::vector<std::string>& simulated, const std::vector<PredictRow>& rows,
-    const std::vector<std::vector<PredictRow>>& ranked) {
+std::vector<std::vector<PredictRow>> shape_blocks(size_t shapes,
+                                                  const std::vector<std::string>& schedules,
+                                                  const std::vector<std::string>& simulated,
+                                                  std::vector<PredictRow>&& rows,
+                                                  std::vector<std::vector<PredictRow>>&& ranked) {
   std::vector<std::vector<PredictRow>> blocks(shapes);
   size_t next = 0;
   for (size_t i = 0; i < shapes; ++i) {
+    blocks[i].reserve(schedules.size());
     for (const auto& schedule : schedules) {
       const bool replace = schedule == "best" && !ranked.empty();
-      if (replace) blocks[i].insert(blocks[i].end(), ranked[i].begin(), ranked[i].end());
-      if (!replace) blocks[i].push_back(rows[next++]);
+      if (replace) {
+        for (PredictRow& r : ranked[i]) blocks[i].push_back(std::move(r));
+      } else {
+        blocks[i].push_back(std::move(rows[next++]));
+      }
     }
   }
   if (next != shapes * simulated.size()) throw std::logic_error("predict: rows out of step");
@@ -192,18 +213,23 @@ void unflatten(const std::vector<PredictRow>& rows, std::vector<std::vector<Pred
   if (next != rows.size()) throw std::logic_error("predict: ranked rows out of step");
 }
 
-// One line on the refused rows (empty if none); `first` receives the first row's reason.
-std::string refusal_summary(const std::vector<PredictRow>& rows, std::string& first_reason) {
-  size_t refused = 0;
+// One line on the refused rows of every block, in order (empty if none); `first` receives the
+// first row's reason. Read in place: a corpus has hundreds of thousands of rows.
+std::string refusal_summary(const std::vector<std::vector<PredictRow>>& blocks,
+                            std::string& first_reason) {
+  size_t refused = 0, rows = 0;
   const PredictRow* first = nullptr;
-  for (const PredictRow& r : rows) {
-    if (r.refused.empty()) continue;
-    ++refused;
-    if (!first) first = &r;
+  for (const auto& block : blocks) {
+    rows += block.size();
+    for (const PredictRow& r : block) {
+      if (r.refused.empty()) continue;
+      ++refused;
+      if (!first) first = &r;
+    }
   }
   if (!first) return "";
   first_reason = first->refused;
-  return std::to_string(refused) + " of " + std::to_string(rows.size()) +
+  return std::to_string(refused) + " of " + std::to_string(rows) +
          " rows refused (status 'refused'; --strict makes it an error), the first: " +
          first->refused;
 }
@@ -332,26 +358,29 @@ PredictOutcome run_predict(const PreparedPredict& p, const ShapeDone& done) {
   PredictOutcome out;
   if (const ModelFile* file = r.model.file.get()) {
     refuse_other_gpu(p, rows);
-    refuse_undetermined(p, rows, [&](const PredictSetup& s, const std::vector<bool>& need) {
-      return predict_some(r.shapes, simulated, s, need);
-    });
+    refuse_undetermined(p, rows,
+                        [&](const PredictSetup& s, const std::vector<bool>& need,
+                            const std::vector<double>& cutoffs) {
+                          return predict_some(r.shapes, simulated, s, need, cutoffs);
+                        });
     std::vector<PredictRow> listed = flatten(ranked);
     refuse_other_gpu(p, listed);
-    refuse_undetermined(p, listed, [&](const PredictSetup& s, const std::vector<bool>& need) {
-      return rerun_configs(listed, s, need);
-    });
+    refuse_undetermined(p, listed,
+                        [&](const PredictSetup& s, const std::vector<bool>& need,
+                            const std::vector<double>& cutoffs) {
+                          return rerun_configs(listed, s, need, cutoffs);
+                        });
     unflatten(listed, ranked);
     out.extrapolation =
         outside_calibration(*file, r.model.name, r.gpu, r.shapes, p.setup.tile, r.schedules);
   }
-  out.blocks = shape_blocks(r.shapes.size(), r.schedules, simulated, rows, ranked);
+  out.blocks =
+      shape_blocks(r.shapes.size(), r.schedules, simulated, std::move(rows), std::move(ranked));
   if (r.model.file && r.model.file->coverage) {
-    std::vector<PredictRow> all = flatten(out.blocks);
-    attach_coverage(*r.model.file->coverage, r.gpu.sms, all);
-    out.extrapolated = extrapolated_summary(all);
-    unflatten(all, out.blocks);
+    for (auto& block : out.blocks) attach_coverage(*r.model.file->coverage, r.gpu.sms, block);
+    out.extrapolated = extrapolated_summary(out.blocks);
   }
-  out.refusals = refusal_summary(flatten(out.blocks), out.first_refusal);
+  out.refusals = refusal_summary(out.blocks, out.first_refusal);
   out.best_skipped = p.setup.best_skipped;
   out.time_unit = p.model->time_unit();
   out.physical = out.time_unit == "us";
@@ -382,28 +411,41 @@ std::string row_status(const PredictRow& r) {
   return r.deadlock ? "deadlock" : "ok";
 }
 
-std::string predict_csv(const std::vector<PredictRow>& rows, bool physical, bool ranked) {
-  const auto fmt = format_number;
-  std::ostringstream o;
+namespace {
+
+void csv_header(std::ostringstream& o, bool physical, bool ranked) {
   o << "m,n,k,sms,schedule,choice,tiles,iters_per_tile,sk_tiles,sk_units,grid,makespan,ideal,"
        "efficiency,makespan_factor"
     << (physical ? ",makespan_us" : "") << ",tile,cluster" << (ranked ? ",rank" : "")
     << ",status,reason" << kCoverageCsvColumns << "\n";
-  for (const auto& r : rows) {
-    const std::string status = row_status(r);
-    const bool timed = status == "ok", refused = !r.refused.empty();
-    o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ','
-      << r.schedule << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles
-      << ',' << r.sk_units << ',' << r.grid << ',' << (timed ? fmt("%.4f", r.makespan) : status)
-      << ',' << (refused ? status : fmt("%.4f", r.ideal)) << ','
-      << (timed     ? fmt("%.4f", r.efficiency)
-          : refused ? status
-                    : "0")
-      << ',' << (refused ? status : fmt("%.6f", r.makespan_factor));
-    if (physical) o << ',' << (timed ? fmt("%.3f", r.makespan) : status);
-    o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster);
-    if (ranked) o << ',' << r.rank;
-    o << ',' << status << ',' << csv_field(r.refused) << coverage_csv_cells(r) << "\n";
+}
+
+void csv_row(std::ostringstream& o, const PredictRow& r, bool physical, bool ranked) {
+  const auto fmt = format_number;
+  const std::string status = row_status(r);
+  const bool timed = status == "ok", refused = !r.refused.empty();
+  o << r.problem.m << ',' << r.problem.n << ',' << r.problem.k << ',' << r.sms << ',' << r.schedule
+    << ',' << r.choice << ',' << r.tiles << ',' << r.k_tiles << ',' << r.sk_tiles << ','
+    << r.sk_units << ',' << r.grid << ',' << (timed ? fmt("%.4f", r.makespan) : status) << ','
+    << (refused ? status : fmt("%.4f", r.ideal)) << ','
+    << (timed     ? fmt("%.4f", r.efficiency)
+        : refused ? status
+                  : "0")
+    << ',' << (refused ? status : fmt("%.6f", r.makespan_factor));
+  if (physical) o << ',' << (timed ? fmt("%.3f", r.makespan) : status);
+  o << ',' << tile_text(r.tile) << ',' << cluster_text(r.cluster);
+  if (ranked) o << ',' << r.rank;
+  o << ',' << status << ',' << csv_field(r.refused) << coverage_csv_cells(r) << "\n";
+}
+
+}  // namespace
+
+std::string predict_csv(const std::vector<std::vector<PredictRow>>& blocks, bool physical,
+                        bool ranked) {
+  std::ostringstream o;
+  csv_header(o, physical, ranked);
+  for (const auto& block : blocks) {
+    for (const auto& r : block) csv_row(o, r, physical, ranked);
   }
   return o.str();
 }

@@ -78,10 +78,12 @@ std::vector<PredictRow> flatten(const std::vector<std::vector<PredictRow>>& bloc
 // ok (answered), deadlock (the plan cannot finish) or refused (the model cannot answer it).
 std::string row_status(const PredictRow& r);
 
-// `predict --format csv`: header and one line per row. `physical`: a makespan_us column;
-// `ranked`: a rank column (1 = fastest of `best`; 0 for other schedules). The last four columns,
-// extrapolated, extrapolation, p10_us and p90_us, are empty for a model without coverage.
-std::string predict_csv(const std::vector<PredictRow>& rows, bool physical, bool ranked);
+// `predict --format csv`: header and one line per row of `blocks` (PredictOutcome::blocks, in
+// order, read in place). `physical`: a makespan_us column; `ranked`: a rank column (1 = fastest of
+// `best`; 0 for other schedules). The last four columns, extrapolated, extrapolation, p10_us and
+// p90_us, are empty for a model without coverage.
+std::string predict_csv(const std::vector<std::vector<PredictRow>>& blocks, bool physical,
+                        bool ranked);
 
 // --tile text "MxNxK" -> TileShape; throws std::invalid_argument (one line) on malformed text.
 TileShape parse_tile(const std::string& text);

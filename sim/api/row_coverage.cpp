@@ -28,19 +28,43 @@ void attach_coverage(const Coverage& coverage, int64_t sms, std::vector<PredictR
   }
 }
 
-std::string extrapolated_summary(const std::vector<PredictRow>& rows) {
-  size_t flagged = 0;
-  const PredictRow* first = nullptr;
-  for (const PredictRow& r : rows) {
+namespace {
+
+// Counts the flagged rows of `block` and keeps the first one met.
+void count_flagged(const std::vector<PredictRow>& block, size_t& flagged,
+                   const PredictRow*& first) {
+  for (const PredictRow& r : block) {
     if (!r.coverage || !r.coverage->extrapolated) continue;
     ++flagged;
     if (!first) first = &r;
   }
+}
+
+std::string summary(size_t flagged, size_t rows, const PredictRow* first) {
   if (!first) return "";
   const Problem& p = first->problem;
-  return std::to_string(flagged) + " of " + std::to_string(rows.size()) +
+  return std::to_string(flagged) + " of " + std::to_string(rows) +
          " rows extrapolated, the first: " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" +
          std::to_string(p.k) + ": " + first->coverage->reason;
+}
+
+}  // namespace
+
+std::string extrapolated_summary(const std::vector<PredictRow>& rows) {
+  size_t flagged = 0;
+  const PredictRow* first = nullptr;
+  count_flagged(rows, flagged, first);
+  return summary(flagged, rows.size(), first);
+}
+
+std::string extrapolated_summary(const std::vector<std::vector<PredictRow>>& blocks) {
+  size_t flagged = 0, rows = 0;
+  const PredictRow* first = nullptr;
+  for (const auto& block : blocks) {
+    rows += block.size();
+    count_flagged(block, flagged, first);
+  }
+  return summary(flagged, rows, first);
 }
 
 std::string coverage_csv_cells(const PredictRow& r) {

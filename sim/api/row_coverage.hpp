@@ -17,6 +17,8 @@ void attach_coverage(const Coverage& coverage, int64_t sms, std::vector<PredictR
 // "N of M rows extrapolated, the first: SHAPE: REASON"
 // or empty when none is.
 std::string extrapolated_summary(const std::vector<PredictRow>& rows);
+// The same over blocks of rows (predict's, a block per shape), in order.
+std::string extrapolated_summary(const std::vector<std::vector<PredictRow>>& blocks);
 
 // predict's CSV cells extrapolated, extrapolation, p10_us, p90_us (leading commas); empty cells
 // for a row without coverage, empty p10_us / p90_us for a row without a time.

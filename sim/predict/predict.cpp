@@ -1,8 +1,12 @@
 // predict(): plan + simulate one (shape, schedule); best-of selection; the seed's split-K formula.
 #include "sim/predict/predict.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/predict/bounds.hpp"
 
 namespace lw {
 
@@ -10,12 +14,17 @@ namespace {
 
 PredictRow run_one(const Problem& problem, const std::string& schedule, const TileShape& tile,
                    const ClusterShape& cluster, const PredictSetup& setup, Simulator& sim,
-                   std::vector<SegmentRecord>* timeline) {
+                   std::vector<SegmentRecord>* timeline,
+                   double cutoff = std::numeric_limits<double>::infinity()) {
   const Planned planned =
       plan_schedule(schedule, problem, tile, setup.gpu, setup.reduction, cluster);
   const Plan& p = planned.plan;
   SimOptions opt = sim_options_for(setup.gpu, cluster);
   opt.record_timeline = timeline != nullptr;
+  if (std::isfinite(cutoff)) {
+    opt.cutoff = cutoff;
+    opt.floors = chip_floors(p, *setup.model, opt);
+  }
   const SimResult& r = sim.run(p, *setup.model, opt);
   PredictRow row;
   static_cast<PlanSummary&>(row) = plan_summary(planned);
@@ -30,6 +39,7 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
   row.efficiency = r.efficiency;
   row.deadlock = r.deadlock;
   row.deadlock_report = r.deadlock_report;
+  row.cut_off = r.cut_off;
   if (timeline) *timeline = r.timeline;
   return row;
 }
@@ -84,8 +94,8 @@ std::vector<PredictRow> predict_ranked(const Problem& problem, size_t count,
 
 PredictRow predict_config(const Problem& problem, const std::string& schedule,
                           const TileShape& tile, const ClusterShape& cluster,
-                          const PredictSetup& setup, Simulator& sim) {
-  return run_one(problem, schedule, tile, cluster, setup, sim, nullptr);
+                          const PredictSetup& setup, Simulator& sim, double cutoff) {
+  return run_one(problem, schedule, tile, cluster, setup, sim, nullptr, cutoff);
 }
 
 double seed_split_k_estimate(int64_t tiles, int64_t iters, int64_t sms, int64_t splits,

@@ -2,6 +2,7 @@
 // simulator, and returns one result row. `best` searches kernel configs x decompositions
 // (best.hpp).
 #pragma once
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ struct PredictRow : PlanSummary {
   bool deadlock = false;
   std::string deadlock_report;
   int64_t rank = 0;  // predict_ranked(): 1 = the fastest plan; 0 = not ranked
+  // The run stopped past the cut-off it was given (predict_config): makespan is then only what
+  // the simulated time had reached, more than the cut-off.
+  bool cut_off = false;
   // Why the model cannot answer this row (its times are not to be used); empty: answered.
   std::string refused;
   // Set by run_predict when the model file has a coverage section; absent otherwise.
@@ -67,10 +71,14 @@ std::vector<PredictRow> predict_ranked(const Problem& problem, size_t count,
                                        const PredictSetup& setup, Simulator& sim);
 
 // One concrete config: `schedule` on `tile` x `cluster` (for a ranked row: its choice, tile and
-// cluster), whatever the setup's tile and cluster.
+// cluster), whatever the setup's tile and cluster. A finite `cutoff` (in the row's time, after the
+// makespan factor) stops the run as soon as it cannot end by then (SimOptions::cutoff with the
+// chip floors, sim/predict/bounds.hpp): the row is then cut_off; a run that ends by it has the
+// makespan it has without one.
 PredictRow predict_config(const Problem& problem, const std::string& schedule,
                           const TileShape& tile, const ClusterShape& cluster,
-                          const PredictSetup& setup, Simulator& sim);
+                          const PredictSetup& setup, Simulator& sim,
+                          double cutoff = std::numeric_limits<double>::infinity());
 
 // The seed's closed-form Split-K estimate (schedule_sim.py split_k) under the unit model's costs.
 double seed_split_k_estimate(int64_t tiles, int64_t iters, int64_t sms, int64_t splits,
