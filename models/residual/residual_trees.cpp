@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace lw {
 
@@ -49,16 +51,33 @@ void check_tree(const ResidualTree& t, size_t index, size_t features) {
   }
 }
 
+// A tree's array `key` as T: every element a number T holds (an integer in T's range for an
+// integer T, a finite value in its range for a floating T); anything else is refused in one line
+// (a conversion out of range would be undefined behaviour).
 template <typename T>
 std::vector<T> array_of(const nlohmann::json& j, const char* key, const std::string& where) {
   if (!j.contains(key) || !j[key].is_array()) {
     throw std::invalid_argument(where + ": a tree lacks the array \"" + key + "\"");
   }
-  try {
-    return j[key].get<std::vector<T>>();
-  } catch (const nlohmann::json::exception&) {
-    throw std::invalid_argument(where + ": a tree's \"" + key + "\" holds a non-number");
+  std::vector<T> out;
+  out.reserve(j[key].size());
+  for (const auto& v : j[key]) {
+    if (!v.is_number()) {
+      throw std::invalid_argument(where + ": a tree's \"" + key + "\" holds a non-number");
+    }
+    const double x = v.get<double>();
+    const bool fits =
+        std::is_integral_v<T>
+            ? x == std::floor(x) && x >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+                  x <= static_cast<double>(std::numeric_limits<T>::max())
+            : std::isfinite(x) && std::abs(x) <= static_cast<double>(std::numeric_limits<T>::max());
+    if (!fits) {
+      throw std::invalid_argument(where + ": a tree's \"" + key + "\" holds " + v.dump() +
+                                  ", out of its range");
+    }
+    out.push_back(static_cast<T>(x));
   }
+  return out;
 }
 
 }  // namespace

@@ -225,6 +225,19 @@ TEST_CASE("the JSON form round-trips and names its features") {
   CHECK(error_of([&] {
           lw::ResidualTrees::from_json(nlohmann::json::array(), "f.json");
         }).rfind("f.json: ", 0) == 0);
+  // A number its array's type cannot hold (an index past int32, a fraction, a threshold past
+  // float) is refused, not converted (the fuzzer's 7.8e72 as a node index).
+  for (const auto& [key, bad] : {std::pair<const char*, double>{"left", 7.77778e72},
+                                 {"feature", 1.5},
+                                 {"right", -3e9},
+                                 {"threshold", 1e300}}) {
+    nlohmann::json wide = j;
+    wide["trees"][0][key][0] = bad;
+    CAPTURE(key);
+    CHECK(error_of([&] {
+            lw::ResidualTrees::from_json(wide, "f.json");
+          }).find(std::string("f.json: a tree's \"") + key + "\" holds ") == 0);
+  }
 }
 
 // Files fitted before the ideal makespan features (r14 and older) name the first 20 and load as
