@@ -34,7 +34,8 @@ ValueRange declared_range(const std::string& name) {
 
 // The declared range capped at the parameter's physical ceiling on `gpu` (PhysicalLimit).
 ValueRange fit_range(const std::string& name, const GpuSpec& gpu) {
-  const ParamSpec& p = find_param(calibrated_model_info(), name, "calibrate");
+  // The registry's entry (calibrated_model_info() returns a copy: no reference may outlive it).
+  const ParamSpec& p = find_param(find_model("calibrated"), name, "calibrate");
   ValueRange r = p.range;
   r.max = std::min(r.max, physical_upper(p, gpu));
   return r;
@@ -42,7 +43,7 @@ ValueRange fit_range(const std::string& name, const GpuSpec& gpu) {
 
 // Whether `v` sits at the physical ceiling of `name` on `gpu` (the fit pushed it there).
 bool at_physical_limit(const std::string& name, double v, const GpuSpec& gpu) {
-  const double upper = physical_upper(find_param(calibrated_model_info(), name, "calibrate"), gpu);
+  const double upper = physical_upper(find_param(find_model("calibrated"), name, "calibrate"), gpu);
   return std::isfinite(upper) && v >= upper * (1 - kLogStep);
 }
 
