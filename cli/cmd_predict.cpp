@@ -44,43 +44,46 @@ void add_coverage_json(const PredictRow& r, nlohmann::json& j) {
   j["p90_us"] = timed ? nlohmann::json(r.coverage->high_us) : nlohmann::json();
 }
 
+// One row as JSON: every CSV field, numbers null for a row the model cannot answer.
+nlohmann::json row_json(const PredictRow& r, const std::string& unit) {
+  nlohmann::json j = {{"m", r.problem.m},
+                      {"n", r.problem.n},
+                      {"k", r.problem.k},
+                      {"sms", r.sms},
+                      {"schedule", r.schedule},
+                      {"choice", r.choice},
+                      {"tiles", r.tiles},
+                      {"iters_per_tile", r.k_tiles},
+                      {"sk_tiles", r.sk_tiles},
+                      {"sk_units", r.sk_units},
+                      {"grid", r.grid},
+                      {"makespan", r.makespan},
+                      {"ideal", r.ideal},
+                      {"efficiency", r.efficiency},
+                      {"makespan_factor", r.makespan_factor},
+                      {"time_unit", unit},
+                      {"deadlock", r.deadlock},
+                      {"tile", tile_text(r.tile)},
+                      {"cluster", cluster_text(r.cluster)}};
+  j["reduction"] = r.reduction;  // what the simulated plan does
+  j["status"] = row_status(r);
+  if (!r.refused.empty()) {
+    j["reason"] = r.refused;
+    for (const char* key : {"makespan", "ideal", "efficiency", "makespan_factor"}) {
+      j[key] = nullptr;  // the model's numbers for a row it cannot answer
+    }
+  }
+  if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
+  if (r.rank > 0) j["rank"] = r.rank;
+  add_coverage_json(r, j);
+  return j;
+}
+
 std::string render_json(const std::vector<std::vector<PredictRow>>& blocks,
                         const std::string& unit) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& block : blocks) {
-    for (const auto& r : block) {
-      nlohmann::json j = {{"m", r.problem.m},
-                          {"n", r.problem.n},
-                          {"k", r.problem.k},
-                          {"sms", r.sms},
-                          {"schedule", r.schedule},
-                          {"choice", r.choice},
-                          {"tiles", r.tiles},
-                          {"iters_per_tile", r.k_tiles},
-                          {"sk_tiles", r.sk_tiles},
-                          {"sk_units", r.sk_units},
-                          {"grid", r.grid},
-                          {"makespan", r.makespan},
-                          {"ideal", r.ideal},
-                          {"efficiency", r.efficiency},
-                          {"makespan_factor", r.makespan_factor},
-                          {"time_unit", unit},
-                          {"deadlock", r.deadlock},
-                          {"tile", tile_text(r.tile)},
-                          {"cluster", cluster_text(r.cluster)}};
-      j["reduction"] = r.reduction;  // what the simulated plan does
-      j["status"] = row_status(r);
-      if (!r.refused.empty()) {
-        j["reason"] = r.refused;
-        for (const char* key : {"makespan", "ideal", "efficiency", "makespan_factor"}) {
-          j[key] = nullptr;  // the model's numbers for a row it cannot answer
-        }
-      }
-      if (r.deadlock) j["deadlock_report"] = r.deadlock_report;
-      if (r.rank > 0) j["rank"] = r.rank;
-      add_coverage_json(r, j);
-      out.push_back(j);
-    }
+    for (const auto& r : block) out.push_back(row_json(r, unit));
   }
   return out.dump(2) + "\n";
 }
