@@ -1,8 +1,10 @@
 // Host launcher of the GEMM kernels (gemm.hpp): occupancy query, co-residency check through
 // plan_launch, workspace/flag/trace allocation (flags zeroed once) and the one or two launches.
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cuda/gemm.hpp"
 #include "cuda/kernel/kernel_mma.cuh"
@@ -105,17 +107,25 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
     return r;
   }
   const WgmmaEntry& e = wgmma_entry_for(tile, cluster);
-  const auto* f = reinterpret_cast<const void*>(e.main);
-  r.ctas_per_sm = occupancy(f, e.threads, e.smem_bytes);
+  // Either form may launch (plan_runs_pingpong decides per plan): the residency both allow, and
+  // each function opted in to its shared memory.
+  std::vector<const void*> forms{reinterpret_cast<const void*>(e.main)};
+  if (e.pingpong_main != nullptr) forms.push_back(reinterpret_cast<const void*>(e.pingpong_main));
+  r.ctas_per_sm = std::numeric_limits<int64_t>::max();
+  for (const void* f : forms)
+    r.ctas_per_sm = std::min(r.ctas_per_sm, occupancy(f, e.threads, e.smem_bytes));
   // A 128x128 wgmma launch may fall back to the mma kernel (K % 8 != 0): both must be resident.
   if (is_mma_tile(tile) && size == 1) r.ctas_per_sm = std::min(r.ctas_per_sm, mma_ctas_per_sm());
   if (size > 1) {
     ClusterLaunch launch(e, size, size, nullptr);
-    int clusters = 0;
-    check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f, &launch.config),
-               "cudaOccupancyMaxActiveClusters");
     // The query sees the whole device; a green-context partition holds at most its SMs' worth.
-    r.max_active_clusters = std::min<int64_t>(clusters, partition_sms * r.ctas_per_sm / size);
+    r.max_active_clusters = partition_sms * r.ctas_per_sm / size;
+    for (const void* f : forms) {
+      int clusters = 0;
+      check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f, &launch.config),
+                 "cudaOccupancyMaxActiveClusters");
+      r.max_active_clusters = std::min<int64_t>(r.max_active_clusters, clusters);
+    }
   }
   return r;
 }
