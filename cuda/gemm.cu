@@ -10,6 +10,7 @@
 #include "cuda/kernel/kernel_mma.cuh"
 #include "cuda/kernel/kernel_wgmma.cuh"
 #include "cuda/kernels/wgmma_entry.hpp"
+#include "cuda/stage_rows.hpp"
 #include "cuda/tensor_map.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 
@@ -138,14 +139,6 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
       mainloop_(mainloop),
       last_(mainloop),
       l2_promotion_bytes_(default_l2_promotion(plan.problem.k)) {
-  constexpr int64_t kTmaElemAlign = 8;  // TMA needs 16-byte row strides
-  if (mainloop == Mainloop::Wgmma && (!is_mma_tile(plan.tile) || cluster_size(plan) != 1) &&
-      plan.problem.k % kTmaElemAlign != 0) {
-    throw std::invalid_argument("tile " + tile_text(plan.tile) + " cluster " +
-                                cluster_text(plan.cluster) +
-                                " needs K % 8 == 0 (TMA row pitch); only 128x128x64 without a "
-                                "cluster falls back to the mma kernel");
-  }
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
   int max_grid = 0;
@@ -159,6 +152,7 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   facts.max_grid_x = max_grid;
   shape_ = plan_launch(plan_, facts);
   pingpong_ = plan_runs_pingpong(plan_);
+  if (mainloop == Mainloop::Wgmma && plan_stages_operands(plan_)) allocate_staging();
   if (shape_.workspace_bytes > 0) {
     check_cuda(cudaMalloc(&workspace_, static_cast<size_t>(shape_.workspace_bytes)), "workspace");
     check_cuda(cudaMalloc(&flags_, static_cast<size_t>(shape_.flag_bytes)), "flags");
@@ -174,7 +168,17 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   }
 }
 
+void GemmLauncher::allocate_staging() {
+  if (staged_a_ != nullptr) return;
+  const auto pitch = static_cast<size_t>(staged_row_pitch(plan_.problem.k));
+  const auto bytes = [&](int64_t rows) { return static_cast<size_t>(rows) * pitch * kBf16Bytes; };
+  check_cuda(cudaMalloc(&staged_a_, bytes(plan_.problem.m)), "staged A");
+  check_cuda(cudaMalloc(&staged_b_, bytes(plan_.problem.n)), "staged B");
+}
+
 GemmLauncher::~GemmLauncher() {
+  cudaFree(staged_a_);
+  cudaFree(staged_b_);
   cudaFree(workspace_);
   cudaFree(flags_);
   cudaFree(trace_ctas_);
@@ -211,23 +215,33 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     p.trace.segments = trace_segments_;
     p.trace.max_segments = shape_.max_segments;
   }
-  last_ = mainloop_ == Mainloop::Wgmma && p.vector_loads ? Mainloop::Wgmma : Mainloop::Mma;
-  if (last_ == Mainloop::Mma && (!is_mma_tile(plan_.tile) || cluster_size(plan_) != 1)) {
-    throw std::invalid_argument("tile " + tile_text(plan_.tile) + " cluster " +
-                                cluster_text(plan_.cluster) +
-                                " needs 16-byte aligned operands with K % 8 == 0");
-  }
+  // Rows TMA cannot read: the mma fallback on 128x128 1x1, a staged copy on every other config.
+  const bool fallback = is_mma_tile(plan_.tile) && cluster_size(plan_) == 1;
+  const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads && !fallback;
+  last_ =
+      mainloop_ == Mainloop::Wgmma && (p.vector_loads || staged) ? Mainloop::Wgmma : Mainloop::Mma;
   const WgmmaEntry* wg =
       last_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile, plan_.cluster) : nullptr;
   if (wg != nullptr) {
-    if (ops.a != map_a_ptr_ || ops.b != map_b_ptr_) {
+    const __nv_bfloat16* a = ops.a;
+    const __nv_bfloat16* b = ops.b;
+    int64_t pitch = plan_.problem.k;
+    if (staged) {
+      allocate_staging();
+      pitch = staged_row_pitch(plan_.problem.k);
+      stage_rows({ops.a, staged_a_, plan_.problem.m}, {ops.b, staged_b_, plan_.problem.n},
+                 plan_.problem.k, pitch, stream);
+      a = staged_a_;
+      b = staged_b_;
+    }
+    if (a != map_a_ptr_ || b != map_b_ptr_) {
       constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
-      map_a_ = encode_operand_map(ops.a, plan_.problem.m, plan_.problem.k, wg->slice_rows_a, kBoxK,
-                                  l2_promotion_bytes_);
-      map_b_ = encode_operand_map(ops.b, plan_.problem.n, plan_.problem.k, wg->slice_rows_b, kBoxK,
-                                  l2_promotion_bytes_);
-      map_a_ptr_ = ops.a;
-      map_b_ptr_ = ops.b;
+      map_a_ = encode_operand_map(a, plan_.problem.m, plan_.problem.k, pitch, wg->slice_rows_a,
+                                  kBoxK, l2_promotion_bytes_);
+      map_b_ = encode_operand_map(b, plan_.problem.n, plan_.problem.k, pitch, wg->slice_rows_b,
+                                  kBoxK, l2_promotion_bytes_);
+      map_a_ptr_ = a;
+      map_b_ptr_ = b;
     }
     if (p.c_vectors && ops.c != map_c_ptr_) {
       constexpr auto kBoxRows = static_cast<uint32_t>(kEpilogueBoxRows);

@@ -18,9 +18,10 @@ namespace lw::cuda {
 enum class OutType { BF16, F32 };
 
 // Ladder step of the MAC loop: 1 = mma.sync + cp.async (256 threads, 128x128 only), 2 = wgmma +
-// TMA, warp-specialised (384 threads, sm_90a, every tile of kernel_configs.hpp). A 128x128 Wgmma
-// launch falls back to Mma when K % 8 != 0 or an operand is not 16-byte aligned (TMA needs 16-byte
-// row strides), decided per launch; other tiles refuse such operands.
+// TMA, warp-specialised (384 threads, sm_90a, every tile of kernel_configs.hpp). Operands TMA
+// cannot read (K % 8 != 0 or a base not 16-byte aligned: TMA needs 16-byte row strides), decided
+// per launch: a 128x128 1x1 Wgmma launch falls back to Mma, every other config stages them into
+// padded rows first (plan_stages_operands, stage_rows.hpp) within the same launch() call.
 enum class Mainloop { Mma, Wgmma };
 
 // "mma" | "wgmma" -> Mainloop; throws std::invalid_argument otherwise.
@@ -76,6 +77,9 @@ class GemmLauncher {
   bool pingpong() const { return pingpong_; }
 
  private:
+  // The staged operands' buffers (rows of staged_row_pitch(K) elements), once.
+  void allocate_staging();
+
   Plan plan_;
   OutType out_;
   bool traced_;
@@ -86,6 +90,8 @@ class GemmLauncher {
   int64_t ctas_per_sm_ = 0;
   float* workspace_ = nullptr;
   int32_t* flags_ = nullptr;
+  __nv_bfloat16* staged_a_ = nullptr;  // padded-row copies of A and B (allocate_staging)
+  __nv_bfloat16* staged_b_ = nullptr;
   CtaTrace* trace_ctas_ = nullptr;
   SegmentTrace* trace_segments_ = nullptr;
   int l2_promotion_bytes_;           // of the operand maps

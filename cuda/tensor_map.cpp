@@ -32,13 +32,14 @@ EncodeTiled* encode_fn() {
   return fn;
 }
 
-// A 2-D bf16 map of a row-major rows x cols matrix with box box_cols x box_rows.
-CUtensorMap encode_bf16_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
-                            uint32_t box_cols, CUtensorMapSwizzle swizzle,
+// A 2-D bf16 map of a row-major rows x cols matrix, rows `pitch` elements apart, with box
+// box_cols x box_rows.
+CUtensorMap encode_bf16_map(void* base, int64_t rows, int64_t cols, int64_t pitch,
+                            uint32_t box_rows, uint32_t box_cols, CUtensorMapSwizzle swizzle,
                             CUtensorMapL2promotion promotion) {
   CUtensorMap map{};
   const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(cols) *
+  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(pitch) *
                                          static_cast<cuuint64_t>(kBf16Bytes)};
   const cuuint32_t box[kRank] = {box_cols, box_rows};
   const cuuint32_t elem_strides[kRank] = {1, 1};
@@ -80,9 +81,9 @@ void require_l2_promotion(int bytes) {
   }
 }
 
-CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k, int l2_promotion_bytes) {
-  return encode_bf16_map(const_cast<void*>(base), rows, k, box_rows, box_k,
+CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
+                               uint32_t box_rows, uint32_t box_k, int l2_promotion_bytes) {
+  return encode_bf16_map(const_cast<void*>(base), rows, k, pitch, box_rows, box_k,
                          CU_TENSOR_MAP_SWIZZLE_128B, promotion_of(l2_promotion_bytes));
 }
 
@@ -90,7 +91,7 @@ CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t b
                               uint32_t box_cols) {
   constexpr uint32_t kSwizzleBytes = 128;
   const bool swizzled = box_cols * kBf16Bytes == kSwizzleBytes;
-  return encode_bf16_map(base, rows, cols, box_rows, box_cols,
+  return encode_bf16_map(base, rows, cols, cols, box_rows, box_cols,
                          swizzled ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                          CU_TENSOR_MAP_L2_PROMOTION_NONE);
 }

@@ -29,13 +29,13 @@ bool valid_l2_promotion(int bytes);
 // Throws std::invalid_argument (one line) unless valid_l2_promotion(bytes).
 void require_l2_promotion(int bytes);
 
-// 2-D bf16 map of a row-major `rows` x `k` matrix (k contiguous; k % 8 == 0 and `base` 16-byte
-// aligned): box `box_k` x `box_rows` elements, 128-byte swizzle, out-of-bounds elements read as
-// zero, rows promoted into L2 by `l2_promotion_bytes`. Throws std::invalid_argument for a
-// promotion valid_l2_promotion refuses, std::runtime_error when the driver lacks the entry point
-// or rejects the map.
-CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k, int l2_promotion_bytes);
+// 2-D bf16 map of a row-major `rows` x `k` matrix (k contiguous, rows `pitch` elements apart;
+// pitch % 8 == 0 and `base` 16-byte aligned): box `box_k` x `box_rows` elements, 128-byte swizzle,
+// out-of-bounds elements (past k or past the last row) read as zero, rows promoted into L2 by
+// `l2_promotion_bytes`. Throws std::invalid_argument for a promotion valid_l2_promotion refuses,
+// std::runtime_error when the driver lacks the entry point or rejects the map.
+CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
+                               uint32_t box_rows, uint32_t box_k, int l2_promotion_bytes);
 
 // 2-D bf16 map of a row-major `rows` x `cols` output (cols % 8 == 0, `base` 16-byte aligned) for
 // TMA stores of `box_rows` x `box_cols` boxes: 128-byte swizzle when a box row is 128 bytes, else

@@ -111,6 +111,20 @@ constexpr bool plan_runs_pingpong(const Plan& p) {
                              p.k_tiles);
 }
 
+// Operands whose rows are not 16-byte strided (bf16 rows of K % 8 != 0 elements) cannot be read by
+// TMA. The 128x128 1x1 config falls back to the mma.sync kernel (element-wise cp.async loads);
+// every other config first copies A and B into buffers of kTmaRowAlignElems-padded rows (one
+// staging launch, cuda/stage_rows.cu) and reads those. Asked by the launcher and the cost models.
+inline constexpr int64_t kTmaRowAlignElems = 8;  // bf16 elements per 16 bytes
+constexpr bool plan_stages_operands(const Plan& p) {
+  const bool fallback = same_tile(p.tile, kDefaultTile) && p.cluster.m * p.cluster.n == 1;
+  return p.problem.k % kTmaRowAlignElems != 0 && !fallback;
+}
+// The padded row length (elements) of a staged operand of depth k.
+constexpr int64_t staged_row_pitch(int64_t k) {
+  return (k + kTmaRowAlignElems - 1) / kTmaRowAlignElems * kTmaRowAlignElems;
+}
+
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
 constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }

@@ -78,14 +78,11 @@ const std::vector<Variant>& variants() {
 
 constexpr int64_t kTmaElemAlign = 8;  // TMA rows must be 16-byte strided: K % 8 == 0
 
-// A wgmma launcher runs wgmma exactly when rows are 16-byte strided (K % 8 == 0).
-cuda::Mainloop expected_run(cuda::Mainloop requested, const Problem& p) {
-  return p.k % kTmaElemAlign == 0 ? requested : cuda::Mainloop::Mma;
-}
-
-// Only the 128x128 1x1 config has a fallback for K % 8 != 0; others refuse such shapes.
-bool can_run(const Variant& v, const Problem& p) {
-  return p.k % kTmaElemAlign == 0 || (same_tile(v.tile, kTile) && v.cluster.m * v.cluster.n == 1);
+// Rows TMA cannot read (K % 8 != 0): the 128x128 1x1 wgmma config falls back to the mma kernel,
+// every other config stages the operands into padded rows and runs wgmma.
+cuda::Mainloop expected_run(cuda::Mainloop requested, const Plan& plan) {
+  const bool fallback = same_tile(plan.tile, kTile) && plan.cluster.m * plan.cluster.n == 1;
+  return plan.problem.k % kTmaElemAlign != 0 && fallback ? cuda::Mainloop::Mma : requested;
 }
 
 const char* red_name(Reduction r) { return r == Reduction::Atomic ? "atomic" : "deterministic"; }
@@ -121,7 +118,7 @@ struct Case {
     bench::poison(c, p.m * p.n, bytes, nullptr);
     cuda::GemmLauncher g(plan, sms_of_device(), out, false, ml);
     g.launch(cuda::Operands{a, b, c}, nullptr);
-    CHECK(g.last_launched() == expected_run(ml, p));
+    CHECK(g.last_launched() == expected_run(ml, plan));
     check_cuda(cudaDeviceSynchronize(), "run");
     if (out == cuda::OutType::BF16) return bench::rel_frobenius_bf16(host16(c, p.m * p.n), ref);
     std::vector<float> h(static_cast<size_t>(p.m * p.n));
@@ -157,12 +154,6 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
             const cuda::Mainloop ml = v.mainloop;
             const Plan plan = make(name, p, sms, red, v).plan;
             CAPTURE(v.name());
-            if (!can_run(v, p)) {
-              CHECK_THROWS_AS(
-                  cuda::GemmLauncher(plan, sms_of_device(), cuda::OutType::BF16, false, ml),
-                  std::invalid_argument);
-              continue;
-            }
             CAPTURE(p.m);
             CAPTURE(p.n);
             CAPTURE(p.k);
@@ -200,7 +191,6 @@ TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays wi
     for (const Variant& v : variants())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
         for (const auto& name : schedules()) {
-          if (!can_run(v, p)) continue;
           const cuda::Mainloop ml = v.mainloop;
           const Plan plan = make(name, p, sms_of_device(), red, v).plan;
           cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false, ml);
@@ -218,7 +208,7 @@ TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays wi
           CAPTURE(name);
           CAPTURE(std::string(red_name(red)));
           CAPTURE(v.name());
-          CHECK(g.last_launched() == expected_run(ml, p));
+          CHECK(g.last_launched() == expected_run(ml, plan));
           const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
           CHECK(e < kBf16Tolerance);
           if (red == Reduction::Deterministic) CHECK(max_differ == 0);
@@ -238,7 +228,6 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
       check_cuda(cudaMalloc(&plain, p.m * p.n * 2), "plain");
       for (const auto& name : schedules())
         for (const Variant& v : variants()) {
-          if (!can_run(v, p)) continue;
           const cuda::Mainloop ml = v.mainloop;
           const Plan plan = make(name, p, sms, Reduction::Deterministic, v).plan;
           CAPTURE(name);
@@ -250,7 +239,7 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
           bench::poison(cs.c, p.m * p.n, 2, nullptr);
           traced.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
           const cuda::TraceResult t = traced.read_trace(nullptr);
-          CHECK(traced.last_launched() == expected_run(ml, p));
+          CHECK(traced.last_launched() == expected_run(ml, plan));
           CHECK(bench::compare(cs.c, plain, p.m * p.n, 2, nullptr).bits_differ == 0);
           const auto walk = cuda::host_walk(plan);
           bool same = true;
@@ -329,7 +318,7 @@ TEST_CASE("sanitize: one small ragged problem per decomposition") {
     for (const auto& name : schedules())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
         for (const Variant& v : sanitize_variants()) {
-          if (!can_run(v, p) || !suite_keeps(v.tile)) continue;
+          if (!suite_keeps(v.tile)) continue;
           CAPTURE(name);
           CAPTURE(std::string(red_name(red)));
           CAPTURE(v.name());
@@ -337,4 +326,28 @@ TEST_CASE("sanitize: one small ragged problem per decomposition") {
                 kBf16Tolerance);
         }
   }
+}
+
+TEST_CASE("operands whose base is not 16-byte aligned are staged on every config but 128x128 1x1") {
+  const Problem p{200, 136, 304};  // K % 8 == 0: only the bases keep TMA from the rows
+  Case cs(p);
+  __nv_bfloat16 *a = nullptr, *b = nullptr;  // one element past a 16-byte boundary
+  check_cuda(cudaMalloc(&a, (p.m * p.k + 1) * 2), "a+1");
+  check_cuda(cudaMalloc(&b, (p.n * p.k + 1) * 2), "b+1");
+  check_cuda(cudaMemcpy(a + 1, cs.a, p.m * p.k * 2, cudaMemcpyDeviceToDevice), "a+1");
+  check_cuda(cudaMemcpy(b + 1, cs.b, p.n * p.k * 2, cudaMemcpyDeviceToDevice), "b+1");
+  for (const Variant& v : sanitize_variants()) {
+    if (!suite_keeps(v.tile)) continue;
+    CAPTURE(v.name());
+    const Plan plan = make("streamk", p, kSmallSms, Reduction::Deterministic, v).plan;
+    bench::poison(cs.c, p.m * p.n, 2, nullptr);
+    cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false, v.mainloop);
+    g.launch(cuda::Operands{a + 1, b + 1, cs.c}, nullptr);
+    check_cuda(cudaDeviceSynchronize(), "run");
+    const bool fallback = same_tile(v.tile, kTile) && v.cluster.m * v.cluster.n == 1;
+    CHECK(g.last_launched() == (fallback ? cuda::Mainloop::Mma : v.mainloop));
+    CHECK(bench::rel_frobenius_bf16(Case::host16(cs.c, p.m * p.n), cs.ref) < kBf16Tolerance);
+  }
+  cudaFree(a);
+  cudaFree(b);
 }
