@@ -76,6 +76,8 @@ struct FixedCosts {
   double flag_latency = 0;     // between a flag being raised and a spinning waiter seeing it
   double cta_prologue = 0;     // a CTA's start-up before its first MAC iteration
   double launch_overhead = 0;  // host overhead of one kernel launch (charged before each)
+  // The staging copy's launch before the GEMM's first (plan_stages_operands; 0 without one).
+  double staging = 0;
 };
 
 // The stretches of a MAC loop beyond iters x iter_time, asked only when the CostNeeds flag says.

@@ -58,10 +58,11 @@ struct ParamSpec {
   double default_value = 0;
   ValueRange range;
   std::string doc;
-  // False for a problem no plan of which the parameter can cost (a term that applies to other
-  // problems only): predict's check of parameters a calibration left undetermined does not
-  // simulate such rows again. Null: every problem.
-  bool (*reaches)(const Problem& problem) = nullptr;
+  // False for a problem, tile and cluster no plan of which the parameter can cost (a term that
+  // applies to other configs only): predict's check of parameters a calibration left
+  // undetermined does not simulate such rows again. Null: every config.
+  bool (*reaches)(const Problem& problem, const TileShape& tile,
+                  const ClusterShape& cluster) = nullptr;
   PhysicalLimit limit{};  // none by default
 };
 

@@ -61,7 +61,7 @@ KtileGeometry compute_ktile_geometry(const Plan& p) {
   g.oob_rows = traffic::cta_oob_rows(p);
   g.smem_bytes = traffic::wgmma_smem_bytes_per_iter(p.tile);
   g.stages = static_cast<double>(wgmma_stages(p.tile));
-  g.vector_loads = traffic::vector_loads(p.problem);
+  g.vector_loads = traffic::vector_loads(p);
   g.clustered = clustered(p);
   return g;
 }
@@ -179,8 +179,13 @@ class CalibratedModel final : public CostModel {
     }
     return 0.0;
   }
-  FixedCosts fixed_costs(const Plan&) const override {
-    return FixedCosts{flag_, prologue_, launch_};
+  // A staging copy (plan_stages_operands) is one more launch that streams its bytes at the
+  // operands' DRAM rate.
+  FixedCosts fixed_costs(const Plan& p) const override {
+    const double bytes = traffic::staging_bytes(p);
+    const double staging =
+        bytes > 0 ? launch_ + bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS : 0.0;
+    return FixedCosts{flag_, prologue_, launch_, staging};
   }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const KtileGeometry& g = ktile_geometry(p);

@@ -7,8 +7,12 @@ namespace lw {
 
 namespace {
 
-// iter_unaligned_us is read only by problems without vector loads (iter_time).
-bool without_vector_loads(const Problem& problem) { return !traffic::vector_loads(problem); }
+// iter_unaligned_us is read only by plans without vector loads (iter_time): K % 8 != 0 on the
+// config that falls back to element-wise loads rather than staging (plan_stages_operands).
+bool without_vector_loads(const Problem& problem, const TileShape& tile,
+                          const ClusterShape& cluster) {
+  return !traffic::vector_loads(problem) && !stages_operands(problem, tile, cluster);
+}
 
 // Physical ceilings from the GPU preset (PhysicalLimit; 0 where the preset does not say).
 // A datasheet's dense rate is quoted at its spec's boost clock, below the clock an unthrottled SM
@@ -135,7 +139,9 @@ ModelInfo calibrated_model_info() {
            "persistent or one-wave plan waits for its slowest SM, a many-wave one is balanced by "
            "dispatch), times a partition's share of the chip; 0 = all alike"},
           {"iter_unaligned_us", "us", 1.0, kTimeRange,
-           "added to each MAC iteration when K is not a multiple of 8 (element-wise loads)",
+           "added to each MAC iteration when K is not a multiple of 8 on the config that falls "
+           "back to element-wise loads (128x128 1x1; every other config stages the operands: "
+           "plan_stages_operands)",
            &without_vector_loads},
           {"pingpong_overlap", "fraction", 0.0, kFractionRange,
            "share of a whole tile's epilogue that runs beside the CTA's next MAC loop where the "

@@ -58,8 +58,11 @@ class RooflineModel final : public CostModel {
     return kind == Transfer::PartialAccumulate ? 2.0 * once : once;
   }
   // The CTA prologue is the pipeline fill: the first stage's loads arrive before the first MMA.
-  FixedCosts fixed_costs(const Plan&) const override {
-    return FixedCosts{flag_, setup_ + mem_latency_, launch_};
+  // A staging copy (plan_stages_operands): one more launch streaming its bytes at DRAM rate.
+  FixedCosts fixed_costs(const Plan& p) const override {
+    const double bytes = traffic::staging_bytes(p);
+    const double staging = bytes > 0 ? launch_ + bytes / dram_bw() * kUsPerS : 0.0;
+    return FixedCosts{flag_, setup_ + mem_latency_, launch_, staging};
   }
   std::string time_unit() const override { return "us"; }
 

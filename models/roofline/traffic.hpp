@@ -15,11 +15,24 @@ namespace lw::traffic {
 constexpr double kFp32Bytes = 4.0;  // partial accumulator tiles in the workspace
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-// The kernels load operands in 16-byte cp.async chunks (8 bf16) only when K is a multiple of 8;
-// otherwise they fall back to element-wise predicated loads (cuda/kernel/mainloop.cuh).
+// The kernels load operands in 16-byte chunks (8 bf16) when K is a multiple of 8. Otherwise the
+// 128x128 1x1 config falls back to element-wise predicated loads (cuda/kernel/mainloop.cuh) and
+// every other config reads staged copies of padded rows (plan_stages_operands): 16-byte loads
+// again, after the staging copy (staging_bytes).
 constexpr int64_t kVectorLoadElems = 8;
 
 inline bool vector_loads(const Problem& p) { return p.k % kVectorLoadElems == 0; }
+inline bool vector_loads(const Plan& p) {
+  return vector_loads(p.problem) || plan_stages_operands(p);
+}
+
+// DRAM bytes the staging copy moves (A and B read at their rows, written at padded rows); 0 for a
+// plan that does not stage.
+inline double staging_bytes(const Plan& p) {
+  if (!plan_stages_operands(p)) return 0.0;
+  const auto rows = static_cast<double>(p.problem.m + p.problem.n);
+  return rows * static_cast<double>(p.problem.k + staged_row_pitch(p.problem.k)) * kBf16Bytes;
+}
 
 // A and B slabs loaded by one MAC iteration of one tile.
 inline double operand_bytes_per_iter(const TileShape& t) {

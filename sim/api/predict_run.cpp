@@ -112,7 +112,7 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
       bool any = false;
       for (size_t i = 0; i < rows.size(); ++i) {
         need[i] = !rows[i].deadlock && rows[i].refused.empty() &&
-                  (reaches == nullptr || reaches(rows[i].problem));
+                  (reaches == nullptr || reaches(rows[i].problem, rows[i].tile, rows[i].cluster));
         cutoffs[i] = rows[i].makespan * (1.0 + kRelevantChange);
         any = any || need[i];
       }

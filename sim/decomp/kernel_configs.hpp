@@ -116,9 +116,13 @@ constexpr bool plan_runs_pingpong(const Plan& p) {
 // every other config first copies A and B into buffers of kTmaRowAlignElems-padded rows (one
 // staging launch, cuda/stage_rows.cu) and reads those. Asked by the launcher and the cost models.
 inline constexpr int64_t kTmaRowAlignElems = 8;  // bf16 elements per 16 bytes
+constexpr bool stages_operands(const Problem& problem, const TileShape& tile,
+                               const ClusterShape& cluster) {
+  const bool fallback = same_tile(tile, kDefaultTile) && cluster.m * cluster.n == 1;
+  return problem.k % kTmaRowAlignElems != 0 && !fallback;
+}
 constexpr bool plan_stages_operands(const Plan& p) {
-  const bool fallback = same_tile(p.tile, kDefaultTile) && p.cluster.m * p.cluster.n == 1;
-  return p.problem.k % kTmaRowAlignElems != 0 && !fallback;
+  return stages_operands(p.problem, p.tile, p.cluster);
 }
 // The padded row length (elements) of a staged operand of depth k.
 constexpr int64_t staged_row_pitch(int64_t k) {

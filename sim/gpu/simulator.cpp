@@ -312,7 +312,8 @@ void Simulator::launch(int32_t which, double t) {
   // A slot's consumers start idle; an exiting CTA leaves them so for the next (start_next_segment).
   if (epilogue_overlap_ > 0) consumers_.assign(static_cast<size_t>(resident), Consumers{});
   used_slots_ = 0;  // dispatch() resets each slot's state when it first uses it
-  const double start = t + checked(fixed_.launch_overhead, "launch_overhead");
+  const double staging = which == 0 ? checked(fixed_.staging, "staging") : 0.0;
+  const double start = t + staging + checked(fixed_.launch_overhead, "launch_overhead");
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain. All of the
   // first wave is placed before any CTA starts, so every one of them sees the same busy-SM count.
   const int64_t first_wave = resident;

@@ -33,7 +33,8 @@ double split_k_lower_bound(const Plan& p, const CostModel& model, const SimOptio
                                 model.transfer(Transfer::PartialAccumulate, p, seg, least));
   per_tile +=
       static_cast<double>(p.splits - 1) * fixup + model.transfer(Transfer::Epilogue, p, seg, least);
-  return model.fixed_costs(p).launch_overhead +
+  const FixedCosts fixed = model.fixed_costs(p);
+  return fixed.staging + fixed.launch_overhead +
          static_cast<double>(p.tiles) * per_tile / static_cast<double>(opt.sms * opt.ctas_per_sm);
 }
 
@@ -132,8 +133,9 @@ double least_time(const Plan& p, const CostModel& model, const SimOptions& opt) 
   const WorkFloors floors = chip_floors(p, model, opt);
   const double throughput = iters * floors.iter + static_cast<double>(p.tiles) * floors.epilogue +
                             floors.fixups * floors.fixup;
-  return std::max(fixed.launch_overhead + std::max({work / slots, chain, waves, throughput}),
-                  split_k_lower_bound(p, model, opt));
+  return std::max(
+      fixed.staging + fixed.launch_overhead + std::max({work / slots, chain, waves, throughput}),
+      split_k_lower_bound(p, model, opt));
 }
 
 namespace {
