@@ -80,17 +80,22 @@ if ! grep -q '"status": "refused"' "$tmp/out" || ! grep -q '"makespan": null' "$
   echo "FAIL: a refused row in JSON has no status 'refused' or a makespan"
   failures=$((failures + 1))
 fi
-# A refused best row names no pick in the table (the model could not cost the search).
+# A refused best row names no pick in the table (the model could not cost the search; 1x1: the
+# config without staging).
 "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp,best --tile 128x128x64 \
-  --model "$tmp/undetermined.json" -q >"$tmp/out" 2>/dev/null
+  --cluster 1x1 --model "$tmp/undetermined.json" -q >"$tmp/out" 2>/dev/null
 if ! grep -qE '^  best +REFUSED: ' "$tmp/out" || ! grep -qE '^  dp -> DataParallel +REFUSED: ' "$tmp/out"; then
   echo "FAIL: a refused best row in the table names a pick, or the rows are missing"
   cat "$tmp/out"
   failures=$((failures + 1))
 fi
-# The same for best's ranked plans (--top): each listed config is probed too.
+# The same for best's ranked plans (--top): each listed config is probed too. (128x128 1x1 is the
+# config that reads K % 8 != 0 element-wise; every other one stages the operands and is answered.)
 expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
-  --schedule best --top 3 --tile 128x128x64 --model "$tmp/undetermined.json" --strict
+  --schedule best --top 3 --tile 128x128x64 --cluster 1x1 --model "$tmp/undetermined.json" --strict
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule best --top 3 --tile 128x128x64 \
+  --cluster 2x1 --model "$tmp/undetermined.json" --strict >"$tmp/out" 2>&1 ||
+  { echo "FAIL: a staged config (128x128 2x1) at K % 8 != 0 refused: $(cat "$tmp/out")"; failures=$((failures + 1)); }
 if ! "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule best --top 3 \
   --tile 128x128x64 --model "$tmp/undetermined.json" --strict >/dev/null 2>&1; then
   echo "FAIL: undetermined-parameter model with --top: aligned K refused"
