@@ -6,7 +6,10 @@ config of each against the other (what the misalignment costs) and against cuBLA
 read after each best row is printed beside it (a power-throttled row runs slower). Rows are taken
 at one operand L2 promotion (--promotion BYTES) or, by default, at the kernels' own rule (256 B where
 K % 64 == 0, else 128 B; cuda/tensor_map.hpp); files without an l2_promotion column count as 256 B.
-Usage: tools/pair_report.py RESULTS.csv[.gz] [--promotion rule|0|64|128|256] [--limit-pct 5]"""
+With --align 8 the partners are K rounded up to 8 (K % 8 != 0 shapes: the staging copy's cost,
+configs/shapes/unaligned-k8-pairs.csv) and the limit defaults to 15 %.
+Usage: tools/pair_report.py RESULTS.csv[.gz] [--promotion rule|0|64|128|256] [--align 64|8]
+       [--limit-pct PCT] [--config TILE,CLUSTER]  (one config's rows only, e.g. 128x256x64,2x1)"""
 import argparse
 import csv
 import gzip
@@ -57,13 +60,25 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv")
     ap.add_argument("--promotion", default="rule", choices=["rule", "0", "64", "128", "256"])
-    ap.add_argument("--limit-pct", type=float, default=5.0, help="a pair's cost target, percent")
+    ap.add_argument("--align", type=int, default=K_ALIGN, choices=[K_ALIGN, 8],
+                    help="K multiple a shape's partner is rounded up to")
+    ap.add_argument("--limit-pct", type=float, default=None,
+                    help="a pair's cost target, percent (default 5, with --align 8: 15)")
+    ap.add_argument("--config", default=None, help="TILE,CLUSTER: only that config's rows")
     args = ap.parse_args()
+    if args.limit_pct is None:
+        args.limit_pct = 5.0 if args.align == K_ALIGN else 15.0
     shapes = load(args.csv, args.promotion)
-    pairs = [(s, (s[0], s[1], -(-s[2] // K_ALIGN) * K_ALIGN)) for s in sorted(shapes) if s[2] % K_ALIGN]
+    if args.config:
+        tile, cluster = args.config.split(",")
+        shapes = {s: [r for r in rows if r["tile"] == tile and r["cluster"] == cluster]
+                  for s, rows in shapes.items()}
+        shapes = {s: rows for s, rows in shapes.items() if rows}
+    al = args.align
+    pairs = [(s, (s[0], s[1], -(-s[2] // al) * al)) for s in sorted(shapes) if s[2] % al]
     pairs = [(s, a) for s, a in pairs if a in shapes]
     if not pairs:
-        sys.exit(f"pair_report: {args.csv}: no K % {K_ALIGN} != 0 shape with its aligned partner")
+        sys.exit(f"pair_report: {args.csv}: no K % {al} != 0 shape with its aligned partner")
     print("| m | n | k | best us | MHz | config | aligned k | best us | MHz | config | cost | vs cuBLAS |")
     print("|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|---:|")
     costs, speeds = [], []

@@ -38,6 +38,19 @@ if grep -q "| 200 |" "$tmp/rule"; then
   echo "FAIL: a shape without its partner was reported"
   failures=$((failures + 1))
 fi
+# --align 8: K 101's partner is K 104; the fastest 101 row (128x256 2x1, 0.105 ms) +5.0 % against
+# 0.100, cuBLAS 0.112 / 0.105 = 1.067x; --config keeps one config's rows (128x128 1x1: 0.112 ms,
+# +12.0 %, 1.000x, within the default 15 %).
+cat >"$tmp/k8.csv" <<CSV
+$header
+64,64,101,0.112,0.112,1,128x128x64,1x1,dp,1980,128
+64,64,101,0.105,0.112,1,128x256x64,2x1,dp,1980,128
+64,64,104,0.100,0.100,1,128x128x64,1x1,dp,1980,128
+CSV
+python3 "$script" "$tmp/k8.csv" --align 8 >"$tmp/k8" 2>&1
+expect_line "$tmp/k8" "| 64 | 64 | 101 | 105.0 | 1980 | 128x256x64 2x1 dp | 104 | 100.0 | 1980 | 128x128x64 1x1 dp | +5.0 % | 1.067x |"
+python3 "$script" "$tmp/k8.csv" --align 8 --config 128x128x64,1x1 >"$tmp/k8c" 2>&1
+expect_line "$tmp/k8c" "1 pairs (promotion rule): cost geomean +12.0 %, max +12.0 %, 1 within 15 %; misaligned vs cuBLAS geomean 1.000x"
 awk -F, '$3 != 128' "$tmp/r.csv" >"$tmp/none.csv"  # no aligned partner left
 err=$(python3 "$script" "$tmp/none.csv" 2>&1 >/dev/null)
 rc=$?
