@@ -12,6 +12,13 @@
 
 namespace {
 
+// Options for a run on `sms` SMs, one CTA each, no timeline.
+lw::SimOptions sim_options(int64_t sms) {
+  lw::SimOptions opt;
+  opt.sms = sms;
+  return opt;
+}
+
 // Every action costs 1 (a MAC loop too: kIters k-tiles of 1 / kIters) except the one chosen, which
 // costs `bad` (a MAC loop: kIters x bad / kIters).
 constexpr double kIters = 16;  // k-tiles of a tile of the plans below
@@ -51,7 +58,7 @@ std::string refusal(const std::string& schedule, const std::string& action, doub
                                                 lw::GpuShape{3, 1}, lw::Reduction::Deterministic);
   const FakeModel model(action, bad);
   try {
-    const lw::SimResult r = lw::simulate(planned.plan, model, lw::SimOptions{3, 1, false});
+    const lw::SimResult r = lw::simulate(planned.plan, model, sim_options(3));
     return "(no error, makespan " + std::to_string(r.makespan) + ")";
   } catch (const std::runtime_error& e) {
     return e.what();

@@ -9,6 +9,13 @@
 
 namespace {
 
+// Options for a run on `sms` SMs, one CTA each, no timeline.
+lw::SimOptions sim_options(int64_t sms) {
+  lw::SimOptions opt;
+  opt.sms = sms;
+  return opt;
+}
+
 lw::SimResult run(const std::string& schedule, lw::Problem problem, int64_t sms,
                   int64_t ctas_per_sm = 1, bool timeline = false) {
   static const lw::GpuSpec none;
@@ -16,7 +23,10 @@ lw::SimResult run(const std::string& schedule, lw::Problem problem, int64_t sms,
   const auto planned =
       lw::plan_schedule(schedule, problem, lw::TileShape{}, lw::GpuShape{sms, ctas_per_sm},
                         lw::Reduction::Deterministic);
-  return lw::simulate(planned.plan, *model, lw::SimOptions{sms, ctas_per_sm, timeline});
+  lw::SimOptions opt = sim_options(sms);
+  opt.ctas_per_sm = ctas_per_sm;
+  opt.record_timeline = timeline;
+  return lw::simulate(planned.plan, *model, opt);
 }
 
 }  // namespace
@@ -87,7 +97,7 @@ TEST_CASE("a run again with the same inputs gives the same result, other inputs 
         .plan;
   };
   const lw::Plan dp = plan("dp"), sk = plan("streamk");
-  const lw::SimOptions opt{4, 1, false};
+  const lw::SimOptions opt = sim_options(4);
   lw::Simulator sim;
   const double dp_time = sim.run(dp, *unit, opt).makespan;
   const double sk_time = sim.run(sk, *unit, opt).makespan;

@@ -11,6 +11,13 @@
 
 namespace {
 
+// Options for a run on `sms` SMs, one CTA each, no timeline.
+lw::SimOptions sim_options(int64_t sms) {
+  lw::SimOptions opt;
+  opt.sms = sms;
+  return opt;
+}
+
 // Every action costs 1 (a MAC loop of 16 k-tiles: 1), a launch 2, and the staging copy `staging`.
 class StagingModel final : public lw::CostModel {
  public:
@@ -32,7 +39,7 @@ class StagingModel final : public lw::CostModel {
 double makespan(const std::string& schedule, double staging) {
   const lw::Planned planned = lw::plan_schedule(schedule, {1024, 1024, 1024}, lw::TileShape{},
                                                 lw::GpuShape{3, 1}, lw::Reduction::Deterministic);
-  return lw::simulate(planned.plan, StagingModel(staging), lw::SimOptions{3, 1, false}).makespan;
+  return lw::simulate(planned.plan, StagingModel(staging), sim_options(3)).makespan;
 }
 
 }  // namespace
