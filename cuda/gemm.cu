@@ -247,9 +247,11 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       constexpr auto kBoxRows = static_cast<uint32_t>(kEpilogueBoxRows);
       constexpr auto kBoxCols = static_cast<uint32_t>(kEpilogueBoxCols);
       map_c_ = encode_output_map(ops.c, plan_.problem.m, plan_.problem.n, kBoxRows, kBoxCols);
-      map_c_tail_ = wg->tail_cols > 0 ? encode_output_map(ops.c, plan_.problem.m, plan_.problem.n,
-                                                          kBoxRows, wg->tail_cols)
-                                      : CUtensorMap{};
+      // The tail box of the form this launcher runs (a ping-pong consumer stores the whole width).
+      const uint32_t tail = pingpong_ ? wg->pingpong_tail_cols : wg->tail_cols;
+      map_c_tail_ = tail > 0
+                        ? encode_output_map(ops.c, plan_.problem.m, plan_.problem.n, kBoxRows, tail)
+                        : CUtensorMap{};
       map_c_ptr_ = ops.c;
     }
     TmaMaps maps;

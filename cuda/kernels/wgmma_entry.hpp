@@ -29,10 +29,13 @@ struct WgmmaEntry {
   // The epilogue's narrower store box (0: a consumer's columns are whole boxes).
   uint32_t tail_cols = 0;
   // The ping-pong form (nullptr where one warpgroup cannot hold the tile: wgmma_can_pingpong),
-  // launched where plan_runs_pingpong; same threads, shared memory and boxes.
+  // launched where plan_runs_pingpong; same threads, shared memory and operand boxes, but a
+  // consumer stores the whole tile width, so its tail box is its own (64x96: 32 columns against
+  // the cooperative halves' 48).
   WgmmaKernelFn pingpong_main = nullptr;
   KernelFn pingpong_reduce = nullptr;
   int pingpong_reduce_threads = 0;
+  uint32_t pingpong_tail_cols = 0;
 };
 
 constexpr size_t kWgmmaParts = 4;

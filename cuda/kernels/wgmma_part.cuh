@@ -23,11 +23,13 @@ WgmmaEntry wgmma_entry() {
                  Cfg::kSliceRowsB,       Cfg::kTailCols};
     if constexpr (wgmma_can_pingpong(kTile)) {
       using Pp = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, true>;
-      static_assert(Pp::kThreads == Cfg::kThreads && Pp::kSmemBytes == Cfg::kSmemBytes,
-                    "both forms launch alike");
+      static_assert(Pp::kThreads == Cfg::kThreads && Pp::kSmemBytes == Cfg::kSmemBytes &&
+                        Pp::kSliceRowsA == Cfg::kSliceRowsA && Pp::kSliceRowsB == Cfg::kSliceRowsB,
+                    "both forms launch alike and load the same operand boxes");
       e.pingpong_main = gemm_kernel_wgmma<Pp>;
       e.pingpong_reduce = reduction_kernel<WgmmaReducers<Pp>>;
       e.pingpong_reduce_threads = WgmmaReducers<Pp>::kThreads;
+      e.pingpong_tail_cols = Pp::kTailCols;
     }
     return e;
   } else {

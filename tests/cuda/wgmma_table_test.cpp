@@ -11,9 +11,10 @@ namespace {
 using lw::ClusterShape;
 using lw::TileShape;
 
-constexpr int kWgmmaThreads = 384;   // producer warpgroup + two consumer warpgroups
-constexpr int kBothConsumers = 256;  // a cooperative tile's accumulator owners
-constexpr int kOneConsumer = 128;    // a ping-pong tile's
+constexpr int kWgmmaThreads = 384;    // producer warpgroup + two consumer warpgroups
+constexpr int kBothConsumers = 256;   // a cooperative tile's accumulator owners
+constexpr int kOneConsumer = 128;     // a ping-pong tile's
+constexpr int kEpilogueBoxCols = 64;  // bf16 columns of one full store box (128 bytes)
 
 // The tiles whose whole accumulator fits one warpgroup's 128 threads x 128 fp32 (at least 64 rows,
 // not the alternating 64x16..64x64): the ones with a ping-pong form.
@@ -54,6 +55,10 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     CHECK((e.pingpong_main != e.main));
     CHECK(static_cast<bool>(e.pingpong_reduce));
     CHECK(e.pingpong_reduce_threads == kOneConsumer);
+    // A ping-pong consumer stores the whole tile width in 64-column boxes and one narrower tail
+    // (64x96: 64 + 32, where the cooperative halves store 48 each; 64x192: none, against 64 + 32).
+    CHECK(e.pingpong_tail_cols == static_cast<uint32_t>(t.n % kEpilogueBoxCols));
+    if (t.m == 64 && t.n == 96) CHECK(e.tail_cols == 48u);
   }
   // 24 tiles x 1x1/2x1/1x2 where the slices are whole swizzle atoms, 2x2 on the 128-and-up tiles.
   CHECK(present > lw::kKernelTileCount);
