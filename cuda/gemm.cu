@@ -116,7 +116,7 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
   for (const void* f : forms)
     r.ctas_per_sm = std::min(r.ctas_per_sm, occupancy(f, e.threads, e.smem_bytes));
   // A 128x128 wgmma launch may fall back to the mma kernel (K % 8 != 0): both must be resident.
-  if (is_mma_tile(tile) && size == 1) r.ctas_per_sm = std::min(r.ctas_per_sm, mma_ctas_per_sm());
+  if (falls_back_to_mma(tile, cluster)) r.ctas_per_sm = std::min(r.ctas_per_sm, mma_ctas_per_sm());
   if (size > 1) {
     ClusterLaunch launch(e, size, size, nullptr);
     // The query sees the whole device; a green-context partition holds at most its SMs' worth.
@@ -216,8 +216,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     p.trace.max_segments = shape_.max_segments;
   }
   // Rows TMA cannot read: the mma fallback on 128x128 1x1, a staged copy on every other config.
-  const bool fallback = is_mma_tile(plan_.tile) && cluster_size(plan_) == 1;
-  const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads && !fallback;
+  const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads &&
+                      !falls_back_to_mma(plan_.tile, plan_.cluster);
   last_ =
       mainloop_ == Mainloop::Wgmma && (p.vector_loads || staged) ? Mainloop::Wgmma : Mainloop::Mma;
   const WgmmaEntry* wg =

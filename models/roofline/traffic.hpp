@@ -19,7 +19,7 @@ constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 // 128x128 1x1 config falls back to element-wise predicated loads (cuda/kernel/mainloop.cuh) and
 // every other config reads staged copies of padded rows (plan_stages_operands): 16-byte loads
 // again, after the staging copy (staging_bytes).
-constexpr int64_t kVectorLoadElems = 8;
+constexpr int64_t kVectorLoadElems = kTmaRowAlignElems;
 
 inline bool vector_loads(const Problem& p) { return p.k % kVectorLoadElems == 0; }
 inline bool vector_loads(const Plan& p) {

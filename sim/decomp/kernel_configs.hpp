@@ -116,10 +116,13 @@ constexpr bool plan_runs_pingpong(const Plan& p) {
 // every other config first copies A and B into buffers of kTmaRowAlignElems-padded rows (one
 // staging launch, cuda/stage_rows.cu) and reads those. Asked by the launcher and the cost models.
 inline constexpr int64_t kTmaRowAlignElems = 8;  // bf16 elements per 16 bytes
+// The config whose unreadable rows go to the mma.sync kernel instead of being staged.
+constexpr bool falls_back_to_mma(const TileShape& tile, const ClusterShape& cluster) {
+  return same_tile(tile, kDefaultTile) && cluster.m * cluster.n == 1;
+}
 constexpr bool stages_operands(const Problem& problem, const TileShape& tile,
                                const ClusterShape& cluster) {
-  const bool fallback = same_tile(tile, kDefaultTile) && cluster.m * cluster.n == 1;
-  return problem.k % kTmaRowAlignElems != 0 && !fallback;
+  return problem.k % kTmaRowAlignElems != 0 && !falls_back_to_mma(tile, cluster);
 }
 constexpr bool plan_stages_operands(const Plan& p) {
   return stages_operands(p.problem, p.tile, p.cluster);
