@@ -115,8 +115,6 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
   r.ctas_per_sm = std::numeric_limits<int64_t>::max();
   for (const void* f : forms)
     r.ctas_per_sm = std::min(r.ctas_per_sm, occupancy(f, e.threads, e.smem_bytes));
-  // A 128x128 wgmma launch may fall back to the mma kernel (K % 8 != 0): both must be resident.
-  if (falls_back_to_mma(tile, cluster)) r.ctas_per_sm = std::min(r.ctas_per_sm, mma_ctas_per_sm());
   if (size > 1) {
     ClusterLaunch launch(e, size, size, nullptr);
     // The query sees the whole device; a green-context partition holds at most its SMs' worth.
@@ -137,7 +135,6 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
       out_(out),
       traced_(traced),
       mainloop_(mainloop),
-      last_(mainloop),
       l2_promotion_bytes_(default_l2_promotion(plan.problem.k)) {
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
@@ -215,13 +212,11 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     p.trace.segments = trace_segments_;
     p.trace.max_segments = shape_.max_segments;
   }
-  // Rows TMA cannot read: the mma fallback on 128x128 1x1, a staged copy on every other config.
-  const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads &&
-                      !falls_back_to_mma(plan_.tile, plan_.cluster);
-  last_ =
-      mainloop_ == Mainloop::Wgmma && (p.vector_loads || staged) ? Mainloop::Wgmma : Mainloop::Mma;
+  // Rows TMA cannot read (K % 8 != 0 or bases not 16-byte aligned) are read from a staged copy.
+  const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads;
+  last_staged_ = staged;
   const WgmmaEntry* wg =
-      last_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile, plan_.cluster) : nullptr;
+      mainloop_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile, plan_.cluster) : nullptr;
   if (wg != nullptr) {
     const __nv_bfloat16* a = ops.a;
     const __nv_bfloat16* b = ops.b;

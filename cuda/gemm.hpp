@@ -20,8 +20,8 @@ enum class OutType { BF16, F32 };
 // Ladder step of the MAC loop: 1 = mma.sync + cp.async (256 threads, 128x128 only), 2 = wgmma +
 // TMA, warp-specialised (384 threads, sm_90a, every tile of kernel_configs.hpp). Operands TMA
 // cannot read (K % 8 != 0 or a base not 16-byte aligned: TMA needs 16-byte row strides), decided
-// per launch: a 128x128 1x1 Wgmma launch falls back to Mma, every other config stages them into
-// padded rows first (plan_stages_operands, stage_rows.hpp) within the same launch() call.
+// per launch: a Wgmma launch stages them into padded rows first (plan_stages_operands,
+// stage_rows.hpp) within the same launch() call; Mma reads them element by element.
 enum class Mainloop { Mma, Wgmma };
 
 // "mma" | "wgmma" -> Mainloop; throws std::invalid_argument otherwise.
@@ -70,8 +70,9 @@ class GemmLauncher {
   const Plan& plan() const { return plan_; }
   int64_t ctas_per_sm() const { return ctas_per_sm_; }
   Mainloop mainloop() const { return mainloop_; }
-  // The mainloop the last launch ran (Mma for a Wgmma launcher's fallback).
-  Mainloop last_launched() const { return last_; }
+  // Whether the last launch read staged copies of A and B (wgmma rows TMA cannot read: K % 8 != 0
+  // or bases not 16-byte aligned; stage_rows.hpp).
+  bool last_staged() const { return last_staged_; }
   // Whether wgmma launches run the ping-pong form (plan_runs_pingpong: the plan's tile, whole-tile
   // segments, its CTAs' most segments, its k-tiles).
   bool pingpong() const { return pingpong_; }
@@ -84,7 +85,7 @@ class GemmLauncher {
   OutType out_;
   bool traced_;
   Mainloop mainloop_;
-  Mainloop last_;
+  bool last_staged_ = false;
   LaunchShape shape_;
   bool pingpong_ = false;
   int64_t ctas_per_sm_ = 0;
@@ -112,8 +113,8 @@ struct Residency {
 };
 
 // Residency of the kernel instantiation for tile x cluster on a partition of `partition_sms` SMs
-// in the current context; for a 128x128 1x1 Wgmma launch the smaller of its own and its Mma
-// fallback's. Throws std::invalid_argument for a config the kernels lack
+// in the current context (a Wgmma config: the smaller of its two consumer forms'). Throws
+// std::invalid_argument for a config the kernels lack
 // (sim/decomp/kernel_configs.hpp) or a non-128x128 or clustered Mma request.
 Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, Mainloop mainloop,
                            int64_t partition_sms);

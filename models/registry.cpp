@@ -34,10 +34,46 @@ const ModelInfo& find_model(const std::string& name) {
   throw std::invalid_argument("unknown cost model '" + name + "' (known: " + known + ")");
 }
 
+namespace {
+
+// A parameter a model no longer has; model files written before may still carry it.
+struct RetiredParam {
+  const char* model;
+  const char* name;
+  const char* why;
+};
+constexpr RetiredParam kRetiredParams[] = {
+    {"calibrated", "iter_unaligned_us",
+     "it priced the element-wise reads of the 128x128 1x1 config at K % 8 != 0, which now stages "
+     "such operands like every other config (plan_stages_operands)"},
+};
+
+const RetiredParam* find_retired(const std::string& model, const std::string& name) {
+  for (const RetiredParam& r : kRetiredParams)
+    if (model == r.model && name == r.name) return &r;
+  return nullptr;
+}
+
+// Drops the retired parameters of `f`'s model from its values and lists.
+void drop_retired(ModelFile& f) {
+  for (const RetiredParam& r : kRetiredParams) {
+    if (f.model != r.model) continue;
+    f.params.erase(r.name);
+    for (auto* list : {&f.undetermined, &f.off})
+      list->erase(std::remove(list->begin(), list->end(), r.name), list->end());
+  }
+}
+
+}  // namespace
+
 const ParamSpec& find_param(const ModelInfo& info, const std::string& name,
                             const std::string& where) {
   const auto spec = std::find_if(info.params.begin(), info.params.end(),
                                  [&](const ParamSpec& p) { return p.name == name; });
+  if (const RetiredParam* r = find_retired(info.name, name); spec == info.params.end() && r) {
+    throw std::invalid_argument(where + ": model '" + info.name + "' no longer has parameter '" +
+                                name + "': " + r->why);
+  }
   if (spec == info.params.end()) {
     throw std::invalid_argument(where + ": model '" + info.name + "' has no parameter '" + name +
                                 "'");
@@ -204,6 +240,8 @@ ModelFile read_model_file(const std::string& path) {
   if (j.contains("coverage")) {
     f.coverage = std::make_shared<const Coverage>(Coverage::from_json(j["coverage"], where));
   }
+  // Files written before a parameter was retired still load (its value and list entries dropped).
+  drop_retired(f);
   // The file's own values are blamed on the file; the model's declared ranges apply to them.
   check_params(find_model(f.model), f.params, where);
   return f;

@@ -58,11 +58,6 @@ struct ParamSpec {
   double default_value = 0;
   ValueRange range;
   std::string doc;
-  // False for a problem, tile and cluster no plan of which the parameter can cost (a term that
-  // applies to other configs only): predict's check of parameters a calibration left
-  // undetermined does not simulate such rows again. Null: every config.
-  bool (*reaches)(const Problem& problem, const TileShape& tile,
-                  const ClusterShape& cluster) = nullptr;
   PhysicalLimit limit{};  // none by default
 };
 

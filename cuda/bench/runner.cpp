@@ -356,8 +356,8 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
   const cuda::Operands ops{in.a.p, in.b.p, in.c.p};
   poison(in.c.p, in.mn, kBf16Bytes, s);
   gemm->launch(ops, s);
-  r.mainloop = cuda::mainloop_name(gemm->last_launched());
-  if (gemm->last_launched() == cuda::Mainloop::Wgmma) {
+  r.mainloop = cuda::mainloop_name(gemm->mainloop());
+  if (gemm->mainloop() == cuda::Mainloop::Wgmma) {
     r.consumers = gemm->pingpong() ? "pingpong" : "cooperative";
   }
   const Comparison cmp = compare(in.c.p, in.c_ref.p, in.mn, kBf16Bytes, s);

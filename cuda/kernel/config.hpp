@@ -16,7 +16,8 @@ constexpr int kEpilogueBoxCols = static_cast<int>(lw::kEpilogueBoxCols);
 constexpr int kEpilogueBoxBytes = static_cast<int>(lw::kEpilogueBoxBytes);
 constexpr int kTileK = 64;  // k-tile: elements of K per MAC-loop iteration (128 B rows)
 
-// Ladder step 1 (mma.sync + cp.async), 128x128 only; also the fallback when K % 8 != 0.
+// Ladder step 1 (mma.sync + cp.async), 128x128 only: `--mainloop mma` (reads K % 8 != 0
+// element-wise).
 struct KernelConfig {
   static constexpr int kTileM = 128;  // CTA output tile rows (elements)
   static constexpr int kTileN = 128;  // CTA output tile columns (elements)

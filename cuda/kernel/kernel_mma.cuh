@@ -1,4 +1,4 @@
-// Ladder step 1's composing kernel (mma.sync, 128x128, also the K % 8 != 0 fallback): one
+// Ladder step 1's composing kernel (mma.sync, 128x128; the `--mainloop mma` baseline): one
 // definition, so only cuda/gemm.cu includes this (the wgmma instantiations live in
 // cuda/kernels/wgmma_part_*.cu).
 #pragma once

@@ -36,7 +36,7 @@ struct KtileGeometry {
   int64_t tiles_m = -1, tiles_n = -1;
   double flops = 0, l2_lines = 0, operand_rows = 0, extra_sectors_per_row = 0, operand_bytes = 0,
          oob_rows = 0, smem_bytes = 0, stages = 0;
-  bool vector_loads = false, clustered = false;
+  bool clustered = false;
 
   bool of(const Plan& p) const {
     return problem.m == p.problem.m && problem.n == p.problem.n && problem.k == p.problem.k &&
@@ -61,7 +61,6 @@ KtileGeometry compute_ktile_geometry(const Plan& p) {
   g.oob_rows = traffic::cta_oob_rows(p);
   g.smem_bytes = traffic::wgmma_smem_bytes_per_iter(p.tile);
   g.stages = static_cast<double>(wgmma_stages(p.tile));
-  g.vector_loads = traffic::vector_loads(p);
   g.clustered = clustered(p);
   return g;
 }
@@ -124,7 +123,6 @@ class CalibratedModel final : public CostModel {
         power_boost_us_(v.at("power_boost_us")),
         load_latency_(v.at("load_latency_us")),
         sm_spread_(v.at("sm_speed_spread")),
-        unaligned_(v.at("iter_unaligned_us")),
         pingpong_overlap_(v.at("pingpong_overlap")),
         epilogue_(v.at("epilogue_us")),
         store_(v.at("store_us")),
@@ -204,8 +202,7 @@ class CalibratedModel final : public CostModel {
     // load_latency_us after it was issued.
     const double latency = load_latency_ / g.stages;
     const double cluster = g.clustered ? cluster_ktile_ : 0.0;
-    return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster +
-           (g.vector_loads ? 0.0 : unaligned_);
+    return combine_pipes(mma, l2, dram, oob, smem, latency) + ktile_fixed_ + cluster;
   }
   std::string time_unit() const override { return "us"; }
   // The pipeline fill and restarts were fitted for one k step; there is no rule to scale them to
@@ -277,8 +274,7 @@ class CalibratedModel final : public CostModel {
     const double smem = g.smem_bytes / (smem_gb_per_s_ * kBytesPerGb) * kUsPerS;
     const double latency = load_latency_ / g.stages;
     const double cluster = g.clustered ? cluster_ktile_ : 0.0;
-    return combine_pipes(mma, l2, 0.0, oob, smem, latency) + ktile_fixed_ + cluster +
-           (g.vector_loads ? 0.0 : unaligned_);
+    return combine_pipes(mma, l2, 0.0, oob, smem, latency) + ktile_fixed_ + cluster;
   }
   // kSpeedClasses SM speed classes evenly spaced over [0, sm_speed_spread] at the whole chip's
   // full load, assigned in a fixed low-discrepancy order (the golden-ratio Weyl sequence), so any
@@ -335,8 +331,8 @@ class CalibratedModel final : public CostModel {
   double mma_tflops_, l2_lines_per_us_, sector_split_, dram_gb_per_s_, tile_io_gb_per_s_,
       ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, wave_reuse_, oob_rows_per_us_,
       smem_gb_per_s_, cluster_ktile_, cluster_segment_, cluster_oob_, power_throttle_,
-      power_boost_us_, load_latency_, sm_spread_, unaligned_, pingpong_overlap_, epilogue_, store_,
-      load_, accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
+      power_boost_us_, load_latency_, sm_spread_, pingpong_overlap_, epilogue_, store_, load_,
+      accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   // The tile, tiles and clusters the parameters were fitted on (empty lists: every kernel tile
   // and cluster).
   FitScope scope_;

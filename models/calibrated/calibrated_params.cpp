@@ -7,13 +7,6 @@ namespace lw {
 
 namespace {
 
-// iter_unaligned_us is read only by plans without vector loads (iter_time): K % 8 != 0 on the
-// config that falls back to element-wise loads rather than staging (plan_stages_operands).
-bool without_vector_loads(const Problem& problem, const TileShape& tile,
-                          const ClusterShape& cluster) {
-  return !traffic::vector_loads(problem) && !stages_operands(problem, tile, cluster);
-}
-
 // Physical ceilings from the GPU preset (PhysicalLimit; 0 where the preset does not say).
 // A datasheet's dense rate is quoted at its spec's boost clock, below the clock an unthrottled SM
 // runs at (H200: 989 TFLOP/s = 132 SMs x 4096 FLOP/clock x 1830 MHz; the SMs run at 1980 MHz,
@@ -58,7 +51,7 @@ ModelInfo calibrated_model_info() {
           {"mma_tflops_per_sm", "TFLOP/s", 7.5, kRateRange,
            "tensor-core rate one SM sustains in the MAC loop (a k-tile is 2 tile.m tile.n tile.k "
            "FLOPs)",
-           nullptr, kTensorLimit},
+           kTensorLimit},
           {"l2_lines_per_us", "lines/us", 90000.0, kRateRange,
            "L2 throughput shared by the busy SMs, in 128-byte operand requests per us (a k-tile "
            "requests (tile.m + tile.n) x lines per row; a row not 128-byte aligned spans one "
@@ -69,7 +62,7 @@ ModelInfo calibrated_model_info() {
            "K % 16 != 0: traffic::extra_sectors_per_row; half the rows at K % 16 == 8); 0 = the "
            "term off"},
           {"dram_gb_per_s", "GB/s", 4800.0, kRateRange,
-           "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2", nullptr,
+           "DRAM throughput shared by the busy SMs, for the operand bytes that miss L2",
            kDramLimit},
           {"tile_io_gb_per_s", "GB/s", kTileIoOffRate, kRateRange,
            "memory throughput the busy SMs share for the tiles written and read at segment ends "
@@ -84,7 +77,7 @@ ModelInfo calibrated_model_info() {
            "in flight (a wave in step fetches each panel slice once; scattered CTAs miss when "
            "their panels exceed it); 0 = footprint rule (unique A+B over loaded bytes, scaled by "
            "footprint / L2 size)",
-           nullptr, kL2SizeLimit},
+           kL2SizeLimit},
           {"reuse_lag_scale", "x", 0.0, kScaleOrOffRange,
            "with l2_reuse_mib: tiles that share a panel but walk K out of step (Stream-K) reuse "
            "its slices only if they survive the bytes all busy CTAs load in between, this scale "
@@ -93,7 +86,7 @@ ModelInfo calibrated_model_info() {
            "with reuse_lag_scale: the L2 capacity a slice must survive the gap's loads in (the "
            "panels of scattered Stream-K tiles compete with every other slice in flight, so it "
            "can be less than l2_reuse_mib); 0 = l2_reuse_mib",
-           nullptr, kL2SizeLimit},
+           kL2SizeLimit},
           {"wave_reuse_scale", "x", 0.0, kScaleOrOffRange,
            "with l2_reuse_mib: a panel slice that the next wave's tiles load again stays in L2 "
            "unless this scale x the full-K panels of the tile rows and columns in flight (what "
@@ -109,7 +102,7 @@ ModelInfo calibrated_model_info() {
            "shared-memory operand reads of the tensor cores one SM sustains (a k-tile reads "
            "traffic::wgmma_smem_bytes_per_iter: more per FLOP for 64-row and narrow tiles); the "
            "default is so high that they cost nothing",
-           nullptr, kSmemLimit},
+           kSmemLimit},
           {"cluster_ktile_us", "us", 0.0, kTimeRange,
            "added to each k-tile of a CTA in a cluster of two or more (the CTAs wait for each "
            "other's multicast slices and stage releases); 0 = the term off"},
@@ -138,11 +131,6 @@ ModelInfo calibrated_model_info() {
            "share x c / 7 times as long, c = floor(8 frac(s x 0.618...)) of 8 speed classes (a "
            "persistent or one-wave plan waits for its slowest SM, a many-wave one is balanced by "
            "dispatch), times a partition's share of the chip; 0 = all alike"},
-          {"iter_unaligned_us", "us", 1.0, kTimeRange,
-           "added to each MAC iteration when K is not a multiple of 8 on the config that falls "
-           "back to element-wise loads (128x128 1x1; every other config stages the operands: "
-           "plan_stages_operands)",
-           &without_vector_loads},
           {"pingpong_overlap", "fraction", 0.0, kFractionRange,
            "share of a whole tile's epilogue that runs beside the CTA's next MAC loop where the "
            "kernels run ping-pong consumers (plan_runs_pingpong: a plan without split tiles "

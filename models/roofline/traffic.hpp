@@ -15,16 +15,8 @@ namespace lw::traffic {
 constexpr double kFp32Bytes = 4.0;  // partial accumulator tiles in the workspace
 constexpr double kFlopsPerMac = 2.0;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-// The kernels load operands in 16-byte chunks (8 bf16) when K is a multiple of 8. Otherwise the
-// 128x128 1x1 config falls back to element-wise predicated loads (cuda/kernel/mainloop.cuh) and
-// every other config reads staged copies of padded rows (plan_stages_operands): 16-byte loads
-// again, after the staging copy (staging_bytes).
-constexpr int64_t kVectorLoadElems = kTmaRowAlignElems;
-
-inline bool vector_loads(const Problem& p) { return p.k % kVectorLoadElems == 0; }
-inline bool vector_loads(const Plan& p) {
-  return vector_loads(p.problem) || plan_stages_operands(p);
-}
+// The kernels load operands in 16-byte chunks (8 bf16): rows of K % 8 != 0 elements are first
+// copied into padded rows (plan_stages_operands) and read from there (staging_bytes).
 
 // DRAM bytes the staging copy moves (A and B read at their rows, written at padded rows); 0 for a
 // plan that does not stage.

@@ -3,6 +3,7 @@ separate process reading a shapes file) is the independent path; the module's ro
 twice: as its CSV view, and formatted here, field by field, from the records' values."""
 
 import contextlib
+import json
 import math
 import random
 
@@ -75,11 +76,26 @@ def shapes_file(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def r17_store_undetermined(tmp_path_factory):
+    """r17 as if its calibration had not determined store_us: rows that store partials refused."""
+    with open(R17) as f:
+        model = json.load(f)
+    model["undetermined"] = ["store_us"]
+    path = tmp_path_factory.mktemp("model") / "r17-store-undetermined.json"
+    path.write_text(json.dumps(model))
+    return str(path)
+
+
 @pytest.mark.parametrize(
     "model, sms, top",
-    [("unit", None, None), (R17, None, None), (R17, 100, 3), ("roofline", 64, None)],
+    [("unit", None, None), (R17, None, None), (R17, 100, 3), ("roofline", 64, None),
+     ("undetermined", None, None)],  # fmt: skip
 )
-def test_corpus_identical(shapes_file, cli, model, sms, top):
+def test_corpus_identical(shapes_file, cli, r17_store_undetermined, model, sms, top):
+    fitted = model != "unit" and model != "roofline"
+    if model == "undetermined":
+        model = r17_store_undetermined
     args = ["predict", "--gpu", "h200", "--shapes", str(shapes_file), "--schedule", SCHEDULES,
             "--model", model, "--format", "csv", "--quiet"]  # fmt: skip
     if sms is not None:
@@ -87,13 +103,13 @@ def test_corpus_identical(shapes_file, cli, model, sms, top):
     if top is not None:
         args += ["--top", str(top)]
     expected = cli(*args)
-    with pytest.warns(lastwave.ModelWarning) if model == R17 else contextlib.nullcontext():
+    with pytest.warns(lastwave.ModelWarning) if fitted else contextlib.nullcontext():
         rows = lastwave.predict(corpus(), schedules=SCHEDULES, sms=sms, model=model, top=top)
     assert rows.to_csv() == expected
     assert csv_from_records(rows) == expected
     statuses = {r.status for r in rows}
-    # The corpus exercises answered rows, and under r17 rows it refuses (unaligned K).
-    assert "ok" in statuses and (model != R17 or "refused" in statuses)
+    # The corpus exercises answered rows, and under the undetermined store_us rows it refuses.
+    assert "ok" in statuses and (model != r17_store_undetermined or "refused" in statuses)
 
 
 def test_corpus_is_deterministic():

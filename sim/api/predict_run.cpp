@@ -101,18 +101,14 @@ void refuse_undetermined(const PreparedPredict& p, std::vector<PredictRow>& rows
       // The file's model as predict built it (fitted tile, clusters, residual trees), but for
       // the probed parameter.
       const auto model = make_model_from_file(f, probe, p.request.gpu);
-      // Declared with the parameter: the problems whose costs it can change (null: all).
-      const auto reaches = find_param(find_model(f.model), param).reaches;
       PredictSetup s = p.setup;
       s.model = model.get();
-      // Only rows that could still be refused and that the parameter reaches are simulated again
-      // (a row it cannot reach would not move at all).
+      // Only rows that could still be refused are simulated again.
       std::vector<bool> need(rows.size());
       std::vector<double> cutoffs(rows.size());
       bool any = false;
       for (size_t i = 0; i < rows.size(); ++i) {
-        need[i] = !rows[i].deadlock && rows[i].refused.empty() &&
-                  (reaches == nullptr || reaches(rows[i].problem, rows[i].tile, rows[i].cluster));
+        need[i] = !rows[i].deadlock && rows[i].refused.empty();
         cutoffs[i] = rows[i].makespan * (1.0 + kRelevantChange);
         any = any || need[i];
       }

@@ -112,21 +112,13 @@ constexpr bool plan_runs_pingpong(const Plan& p) {
 }
 
 // Operands whose rows are not 16-byte strided (bf16 rows of K % 8 != 0 elements) cannot be read by
-// TMA. The 128x128 1x1 config falls back to the mma.sync kernel (element-wise cp.async loads);
-// every other config first copies A and B into buffers of kTmaRowAlignElems-padded rows (one
+// TMA: every config first copies A and B into buffers of kTmaRowAlignElems-padded rows (one
 // staging launch, cuda/stage_rows.cu) and reads those. Asked by the launcher and the cost models.
 inline constexpr int64_t kTmaRowAlignElems = 8;  // bf16 elements per 16 bytes
-// The config whose unreadable rows go to the mma.sync kernel instead of being staged.
-constexpr bool falls_back_to_mma(const TileShape& tile, const ClusterShape& cluster) {
-  return same_tile(tile, kDefaultTile) && cluster.m * cluster.n == 1;
+constexpr bool stages_operands(const Problem& problem) {
+  return problem.k % kTmaRowAlignElems != 0;
 }
-constexpr bool stages_operands(const Problem& problem, const TileShape& tile,
-                               const ClusterShape& cluster) {
-  return problem.k % kTmaRowAlignElems != 0 && !falls_back_to_mma(tile, cluster);
-}
-constexpr bool plan_stages_operands(const Plan& p) {
-  return stages_operands(p.problem, p.tile, p.cluster);
-}
+constexpr bool plan_stages_operands(const Plan& p) { return stages_operands(p.problem); }
 // The padded row length (elements) of a staged operand of depth k.
 constexpr int64_t staged_row_pitch(int64_t k) {
   return (k + kTmaRowAlignElems - 1) / kTmaRowAlignElems * kTmaRowAlignElems;

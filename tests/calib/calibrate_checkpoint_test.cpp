@@ -92,8 +92,8 @@ TEST_CASE("a fit result survives JSON, an unbounded standard error included") {
   r.status = "stopped at the evaluation limit";
   r.train_rms_rel = 0.09262704796408577;
   r.identifiability.log_se = {{"launch_us", 0.0078},
-                              {"iter_unaligned_us", std::numeric_limits<double>::infinity()}};
-  r.identifiability.undetermined = {"iter_unaligned_us"};
+                              {"cluster_segment_us", std::numeric_limits<double>::infinity()}};
+  r.identifiability.undetermined = {"cluster_segment_us"};
   r.identifiability.pinned = {"reuse_lag_scale"};
   r.identifiability.off = {"ktile_fixed_us"};
   const FitResult back = fit_result_from_json(nlohmann::json::parse(fit_result_json(r).dump()));

@@ -18,10 +18,12 @@ namespace {
 
 // The synthetic truth of the r3 terms, with tensor rate `mma` (TFLOP/s per SM).
 ParamValues r3_truth(double mma) {
-  return {{"mma_tflops_per_sm", mma}, {"l2_lines_per_us", 60000.0}, {"dram_gb_per_s", 3000.0},
-          {"iter_unaligned_us", 1.7}, {"epilogue_us", 1.6},         {"store_us", 3.1},
-          {"load_us", 0.9},           {"accumulate_us", 2.6},       {"flag_us", 0.4},
-          {"prologue_us", 1.3},       {"launch_us", 5.0},           {"ktile_fixed_us", 0.08}};
+  return {{"mma_tflops_per_sm", mma}, {"l2_lines_per_us", 60000.0},
+          {"dram_gb_per_s", 3000.0},  {"epilogue_us", 1.6},
+          {"store_us", 3.1},          {"load_us", 0.9},
+          {"accumulate_us", 2.6},     {"flag_us", 0.4},
+          {"prologue_us", 1.3},       {"launch_us", 5.0},
+          {"ktile_fixed_us", 0.08}};
 }
 
 // The later terms stay at their declared defaults (off), as in the synthetic truth: these grids
@@ -45,8 +47,8 @@ TEST_CASE(
     "fit recovers known calibrated parameters over two tiles; unexercised one flagged; pinned one "
     "held") {
   testing::SyntheticSpec spec;
-  // K values with K % 64 in {0, 8, 32}: aligned and misaligned rows; all K % 8 == 0, so the data
-  // never exercises iter_unaligned_us.
+  // K values with K % 64 in {0, 8, 32}: aligned and misaligned rows; no clusters, so the data
+  // never exercises cluster_segment_us.
   for (const int64_t m : {256, 1536, 4096})
     for (const int64_t n : {512, 3072})
       for (const int64_t k : {1024, 4104, 8224}) spec.shapes.push_back(Problem{m, n, k});
@@ -86,7 +88,7 @@ TEST_CASE(
     CHECK(r.params.at(name) == doctest::Approx(spec.params.at(name)).epsilon(0.05));
   }
   const auto& und = r.identifiability.undetermined;
-  CHECK(std::find(und.begin(), und.end(), "iter_unaligned_us") != und.end());
+  CHECK(std::find(und.begin(), und.end(), "cluster_segment_us") != und.end());
   CHECK(std::find(und.begin(), und.end(), "mma_tflops_per_sm") == und.end());
   CHECK(r.params.at("launch_us") == 5.0);
   CHECK(std::find(und.begin(), und.end(), "launch_us") == und.end());

@@ -40,95 +40,95 @@ expect_error "short_row.csv:2: missing column" predict --gpu h200 --shapes "$tmp
 expect_error "no shapes" predict --gpu h200 --shapes "$tmp/no_rows.csv"
 expect_error "cannot read" predict --gpu h200 --shapes "$tmp/missing.csv"
 expect_error "unknown cost model" predict --gpu h200 --m 128 --n 128 --k 128 --model nope
-# A model whose calibration did not determine iter_unaligned_us: with --strict, refused (exit 2)
-# where K % 8 != 0 (the parameter moves the case), accepted where K % 8 == 0 (it does not).
-printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"]}\n' \
+# A model whose calibration did not determine store_us (an fp32 partial tile's store): with
+# --strict, refused (exit 2) where the schedule stores partials (the parameter moves the case),
+# accepted where it does not (dp).
+printf '{"model":"calibrated","params":{"store_us":3.0},"undetermined":["store_us"]}\n' \
   >"$tmp/undetermined.json"
-expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
-  --schedule dp --model "$tmp/undetermined.json" --strict --out "$tmp/strict.csv"
+expect_error "store_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
+  --schedule splitk:2 --model "$tmp/undetermined.json" --strict --out "$tmp/strict.csv"
 if [[ -e "$tmp/strict.csv" ]]; then
   echo "FAIL: predict --strict wrote its output although a row was refused"
   failures=$((failures + 1))
 fi
-"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule dp --model "$tmp/undetermined.json" \
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp --model "$tmp/undetermined.json" \
   --strict >"$tmp/out" 2>"$tmp/err"
 rc=$?
-"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp --model "$tmp/undetermined.json" \
-  --strict >/dev/null 2>&1
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule splitk:2 \
+  --model "$tmp/undetermined.json" --strict >/dev/null 2>&1
 rc_bad=$?
 if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
-  echo "FAIL: undetermined-parameter model: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
+  echo "FAIL: undetermined-parameter model: dp rc=$rc (want 0), splitk:2 rc=$rc_bad (want 2)"
   failures=$((failures + 1))
 fi
-# Without --strict every row is answered: a batch with one misaligned K gives its rows, the
-# misaligned one with status refused and the reason, exit 0, one summary line on stderr.
+# Without --strict every row is answered: a batch whose split-K rows the parameter moves gives its
+# rows, those with status refused and the reason, exit 0, one summary line on stderr.
 printf 'm,n,k\n512,512,1000\n512,512,1001\n1024,256,4096\n' >"$tmp/mixed.csv"
-"$lastwave" predict --gpu h200 --shapes "$tmp/mixed.csv" --schedule dp,streamk \
+"$lastwave" predict --gpu h200 --shapes "$tmp/mixed.csv" --schedule dp,splitk:2 \
   --model "$tmp/undetermined.json" --format csv -q >"$tmp/out" 2>"$tmp/err"
 rc=$?
-ok_rows=$(grep -c ',ok,,,,,$' "$tmp/out")
-refused_rows=$(grep -c "^512,512,1001,132,[a-z]*,[A-Za-z]*,16,16,[0-9]*,[0-9]*,[0-9]*,refused,refused,refused,refused,refused,.*,refused,model .*iter_unaligned_us' was not determined" "$tmp/out")
-if [[ $rc -ne 0 || $(wc -l <"$tmp/out") -ne 7 || $ok_rows -ne 4 || $refused_rows -ne 2 ||
-  $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -q "^lastwave predict: 2 of 6 rows refused" "$tmp/err"; then
-  echo "FAIL: predict batch with a refused row: rc=$rc, ok rows $ok_rows, refused rows $refused_rows"
+ok_rows=$(grep -c ',dp,DataParallel,.*,ok,,,,,$' "$tmp/out")
+refused_rows=$(grep -c "^[0-9]*,[0-9]*,[0-9]*,132,splitk:2,SplitK(s=2),16,[0-9]*,16,32,32,refused,refused,refused,refused,refused,128x128x64,1x1,refused,model .*store_us' was not determined" "$tmp/out")
+if [[ $rc -ne 0 || $(wc -l <"$tmp/out") -ne 7 || $ok_rows -ne 3 || $refused_rows -ne 3 ||
+  $(wc -l <"$tmp/err") -ne 1 ]] || ! grep -q "^lastwave predict: 3 of 6 rows refused" "$tmp/err"; then
+  echo "FAIL: predict batch with refused rows: rc=$rc, ok rows $ok_rows, refused rows $refused_rows"
   cat "$tmp/out" "$tmp/err"
   failures=$((failures + 1))
 fi
-"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp --model "$tmp/undetermined.json" \
-  --format json -q >"$tmp/out" 2>/dev/null
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule splitk:2 \
+  --model "$tmp/undetermined.json" --format json -q >"$tmp/out" 2>/dev/null
 if ! grep -q '"status": "refused"' "$tmp/out" || ! grep -q '"makespan": null' "$tmp/out"; then
   echo "FAIL: a refused row in JSON has no status 'refused' or a makespan"
   failures=$((failures + 1))
 fi
-# A refused best row names no pick in the table (the model could not cost the search; 1x1: the
-# config without staging).
-"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp,best --tile 128x128x64 \
+# A refused best row names no pick in the table (the model could not cost its pick: 4 tiles of
+# 256 k-tiles, which only a split schedule spreads over the SMs), while dp is answered.
+"$lastwave" predict --gpu h200 --m 256 --n 256 --k 16384 --schedule dp,best --tile 128x128x64 \
   --cluster 1x1 --model "$tmp/undetermined.json" -q >"$tmp/out" 2>/dev/null
-if ! grep -qE '^  best +REFUSED: ' "$tmp/out" || ! grep -qE '^  dp -> DataParallel +REFUSED: ' "$tmp/out"; then
-  echo "FAIL: a refused best row in the table names a pick, or the rows are missing"
+if ! grep -qE '^  best +REFUSED: ' "$tmp/out" || ! grep -qE '^  dp -> DataParallel +[0-9.]+ +eff' "$tmp/out"; then
+  echo "FAIL: a refused best row in the table names a pick, or the dp row is missing"
   cat "$tmp/out"
   failures=$((failures + 1))
 fi
-# The same for best's ranked plans (--top): each listed config is probed too. (128x128 1x1 is the
-# config that reads K % 8 != 0 element-wise; every other one stages the operands and is answered.)
-expect_error "iter_unaligned_us' was not determined" predict --gpu h200 --m 512 --n 512 --k 1001 \
+# The same for best's ranked plans (--top): each listed config is probed too.
+expect_error "store_us' was not determined" predict --gpu h200 --m 256 --n 256 --k 16384 \
   --schedule best --top 3 --tile 128x128x64 --cluster 1x1 --model "$tmp/undetermined.json" --strict
-"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule best --top 3 --tile 128x128x64 \
-  --cluster 2x1 --model "$tmp/undetermined.json" --strict >"$tmp/out" 2>&1 ||
-  { echo "FAIL: a staged config (128x128 2x1) at K % 8 != 0 refused: $(cat "$tmp/out")"; failures=$((failures + 1)); }
-if ! "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule best --top 3 \
-  --tile 128x128x64 --model "$tmp/undetermined.json" --strict >/dev/null 2>&1; then
-  echo "FAIL: undetermined-parameter model with --top: aligned K refused"
-  failures=$((failures + 1))
-fi
 # compare prints every row all the same, with one warning naming the parameter (none once --param
 # sets it).
-"$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
+"$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule splitk:2 \
   --model "$tmp/undetermined.json" -q >"$tmp/out" 2>"$tmp/err"
 rc=$?
-"$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
-  --model "$tmp/undetermined.json" --param iter_unaligned_us=0.5 -q >/dev/null 2>"$tmp/err-set"
+"$lastwave" compare --gpu h200 --m 512 --n 512 --k 1001 --schedule splitk:2 \
+  --model "$tmp/undetermined.json" --param store_us=0.5 -q >/dev/null 2>"$tmp/err-set"
 if [[ $rc -ne 0 ]] || ! grep -qE "512x +512x +1001" "$tmp/out" ||
-  ! grep -qF "lastwave compare: warning: model $tmp/undetermined.json: its calibration data did not determine iter_unaligned_us;" "$tmp/err" ||
+  ! grep -qF "lastwave compare: warning: model $tmp/undetermined.json: its calibration data did not determine store_us;" "$tmp/err" ||
   grep -q "did not determine" "$tmp/err-set"; then
   echo "FAIL: compare under an undetermined parameter: rc=$rc, stderr: $(cat "$tmp/err" "$tmp/err-set")"
   failures=$((failures + 1))
 fi
 # The same model with residual trees (one leaf: every makespan x e^0.5): the probe of the
-# undetermined parameter keeps the trees, so the aligned K is still accepted, the misaligned refused.
-printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"],%s}\n' \
+# undetermined parameter keeps the trees, so dp is still accepted, split-K refused.
+printf '{"model":"calibrated","params":{"store_us":3.0},"undetermined":["store_us"],%s}\n' \
   '"residual_trees":{"base":0.5,"features":["m","n","k","tile_m","tile_n","cluster_ctas","k_align","n_align","sms","cta_tiles","k_tiles","grid_ctas","waves","wave_fraction","split_mode","splits","split_tiles","split_units","dp_tiles","separate_reduction"],"trees":[]}' \
   >"$tmp/undetermined-trees.json"
 "$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule dp \
   --model "$tmp/undetermined-trees.json" --strict >/dev/null 2>&1
 rc=$?
-"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp \
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1000 --schedule splitk:2 \
   --model "$tmp/undetermined-trees.json" --strict >/dev/null 2>&1
 rc_bad=$?
 if [[ $rc -ne 0 || $rc_bad -ne 2 ]]; then
-  echo "FAIL: undetermined parameter + residual trees: aligned K rc=$rc (want 0), K % 8 != 0 rc=$rc_bad (want 2)"
+  echo "FAIL: undetermined parameter + residual trees: dp rc=$rc (want 0), splitk:2 rc=$rc_bad (want 2)"
   failures=$((failures + 1))
 fi
+# A model file written before a parameter was retired loads; naming the parameter says why not.
+printf '{"model":"calibrated","params":{"iter_unaligned_us":1.0},"undetermined":["iter_unaligned_us"]}\n' \
+  >"$tmp/retired.json"
+"$lastwave" predict --gpu h200 --m 512 --n 512 --k 1001 --schedule dp,splitk:2 \
+  --model "$tmp/retired.json" --strict >/dev/null 2>"$tmp/err" ||
+  { echo "FAIL: a model file with the retired iter_unaligned_us refused: $(cat "$tmp/err")"; failures=$((failures + 1)); }
+expect_error "no longer has parameter 'iter_unaligned_us'" predict --gpu h200 --m 128 --n 128 \
+  --k 128 --model "$tmp/retired.json" --param iter_unaligned_us=1
 printf '{"model":"calibrated","params":{},"residual_trees":{"base":0.5,"features":["m"],"trees":[]}}\n' \
   >"$tmp/trees-bad-features.json"
 expect_error "was fitted on other features" predict --gpu h200 --m 128 --n 128 --k 128 \

@@ -78,11 +78,9 @@ const std::vector<Variant>& variants() {
 
 constexpr int64_t kTmaElemAlign = 8;  // TMA rows must be 16-byte strided: K % 8 == 0
 
-// Rows TMA cannot read (K % 8 != 0): the 128x128 1x1 wgmma config falls back to the mma kernel,
-// every other config stages the operands into padded rows and runs wgmma.
-cuda::Mainloop expected_run(cuda::Mainloop requested, const Plan& plan) {
-  const bool fallback = same_tile(plan.tile, kTile) && plan.cluster.m * plan.cluster.n == 1;
-  return plan.problem.k % kTmaElemAlign != 0 && fallback ? cuda::Mainloop::Mma : requested;
+// Rows TMA cannot read (K % 8 != 0): every wgmma config stages the operands into padded rows.
+bool expect_staged(cuda::Mainloop requested, const Plan& plan) {
+  return requested == cuda::Mainloop::Wgmma && plan.problem.k % kTmaElemAlign != 0;
 }
 
 const char* red_name(Reduction r) { return r == Reduction::Atomic ? "atomic" : "deterministic"; }
@@ -118,7 +116,7 @@ struct Case {
     bench::poison(c, p.m * p.n, bytes, nullptr);
     cuda::GemmLauncher g(plan, sms_of_device(), out, false, ml);
     g.launch(cuda::Operands{a, b, c}, nullptr);
-    CHECK(g.last_launched() == expected_run(ml, plan));
+    CHECK(g.last_staged() == expect_staged(ml, plan));
     check_cuda(cudaDeviceSynchronize(), "run");
     if (out == cuda::OutType::BF16) return bench::rel_frobenius_bf16(host16(c, p.m * p.n), ref);
     std::vector<float> h(static_cast<size_t>(p.m * p.n));
@@ -208,7 +206,7 @@ TEST_CASE("deterministic reduction is bit-identical across runs; atomic stays wi
           CAPTURE(name);
           CAPTURE(std::string(red_name(red)));
           CAPTURE(v.name());
-          CHECK(g.last_launched() == expected_run(ml, plan));
+          CHECK(g.last_staged() == expect_staged(ml, plan));
           const double e = bench::rel_frobenius_bf16(Case::host16(first, p.m * p.n), cs.ref);
           CHECK(e < kBf16Tolerance);
           if (red == Reduction::Deterministic) CHECK(max_differ == 0);
@@ -239,7 +237,7 @@ TEST_CASE("the kernel walks exactly the host plan; traced output equals untraced
           bench::poison(cs.c, p.m * p.n, 2, nullptr);
           traced.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
           const cuda::TraceResult t = traced.read_trace(nullptr);
-          CHECK(traced.last_launched() == expected_run(ml, plan));
+          CHECK(traced.last_staged() == expect_staged(ml, plan));
           CHECK(bench::compare(cs.c, plain, p.m * p.n, 2, nullptr).bits_differ == 0);
           const auto walk = cuda::host_walk(plan);
           bool same = true;
@@ -328,7 +326,7 @@ TEST_CASE("sanitize: one small ragged problem per decomposition") {
   }
 }
 
-TEST_CASE("operands whose base is not 16-byte aligned are staged on every config but 128x128 1x1") {
+TEST_CASE("operands whose base is not 16-byte aligned are staged on every wgmma config") {
   const Problem p{200, 136, 304};  // K % 8 == 0: only the bases keep TMA from the rows
   Case cs(p);
   __nv_bfloat16 *a = nullptr, *b = nullptr;  // one element past a 16-byte boundary
@@ -344,8 +342,7 @@ TEST_CASE("operands whose base is not 16-byte aligned are staged on every config
     cuda::GemmLauncher g(plan, sms_of_device(), cuda::OutType::BF16, false, v.mainloop);
     g.launch(cuda::Operands{a + 1, b + 1, cs.c}, nullptr);
     check_cuda(cudaDeviceSynchronize(), "run");
-    const bool fallback = same_tile(v.tile, kTile) && v.cluster.m * v.cluster.n == 1;
-    CHECK(g.last_launched() == (fallback ? cuda::Mainloop::Mma : v.mainloop));
+    CHECK(g.last_staged() == (v.mainloop == cuda::Mainloop::Wgmma));
     CHECK(bench::rel_frobenius_bf16(Case::host16(cs.c, p.m * p.n), cs.ref) < kBf16Tolerance);
   }
   cudaFree(a);

@@ -3,9 +3,14 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "gpu/gpu_spec.hpp"
 #include "models/calibrated/calibrated_model.hpp"
+#include "models/registry.hpp"
 #include "models/roofline/traffic.hpp"
 #include "sim/decomp/planners/planners.hpp"
 #include "sim/decomp/planners/schedule.hpp"
@@ -263,18 +268,23 @@ TEST_CASE("the simulator runs a stretched cluster tile's MAC loop that much long
   CHECK(stretched == doctest::Approx(plain * (1.0 + 0.6 * 144.0 / 304.0)));
 }
 
-TEST_CASE("iter_unaligned_us reaches only the fallback config at K % 8 != 0") {
-  const ParamSpec& unaligned = find_param(find_model("calibrated"), "iter_unaligned_us");
-  const bool declared = unaligned.reaches != nullptr;
-  REQUIRE(declared);
-  const TileShape t128{128, 128, 64}, t256{128, 256, 64};
-  const ClusterShape one{1, 1}, two{2, 1};
-  CHECK_FALSE(unaligned.reaches(Problem{4096, 4096, 4096}, t128, one));  // K % 8 == 0
-  CHECK(unaligned.reaches(Problem{4096, 4096, 4100}, t128, one));        // the mma fallback
-  CHECK_FALSE(unaligned.reaches(Problem{4096, 4096, 4100}, t256, one));  // staged
-  CHECK_FALSE(unaligned.reaches(Problem{4096, 4096, 4100}, t128, two));  // staged
-  const bool every_problem = find_param(find_model("calibrated"), "epilogue_us").reaches == nullptr;
-  CHECK(every_problem);
+TEST_CASE("a model file that carries the retired iter_unaligned_us loads without it") {
+  const auto path = std::filesystem::temp_directory_path() / "lw_retired_param_model.json";
+  {
+    std::ofstream f(path);
+    f << R"({"model":"calibrated","params":{"iter_unaligned_us":2.5,"launch_us":3.0},)"
+      << R"("undetermined":["iter_unaligned_us","store_us"],"off":["iter_unaligned_us"]})";
+  }
+  const ModelFile file = read_model_file(path.string());
+  std::filesystem::remove(path);
+  CHECK(file.params.count("iter_unaligned_us") == 0);
+  CHECK(file.params.at("launch_us") == 3.0);
+  CHECK(file.undetermined == std::vector<std::string>{"store_us"});
+  CHECK(file.off.empty());
+  // Naming it says why it is gone.
+  CHECK_THROWS_WITH_AS(make_model("calibrated", {{"iter_unaligned_us", 1.0}}, gpu_preset("h200")),
+                       doctest::Contains("no longer has parameter 'iter_unaligned_us'"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("calibrated: a staged plan pays one launch and its copy's bytes at the DRAM rate") {
@@ -286,14 +296,10 @@ TEST_CASE("calibrated: a staged plan pays one launch and its copy's bytes at the
   // 1000 + 2000 rows of 1001 elements read, written at 1008: 3000 x 2009 x 2 bytes at 4000 GB/s.
   const Plan staged = plan(Problem{1000, 2000, 1001}, TileShape{128, 256, 64});
   CHECK(m->fixed_costs(staged).staging == doctest::Approx(4.0 + 3000.0 * 2009 * 2 / 4000e9 * 1e6));
-  CHECK(m->fixed_costs(plan(Problem{1000, 2000, 1001}, TileShape{128, 128, 64})).staging == 0.0);
+  // Every config stages (128x128 1x1 too): the copy depends on the problem alone.
+  CHECK(m->fixed_costs(plan(Problem{1000, 2000, 1001}, TileShape{128, 128, 64})).staging ==
+        m->fixed_costs(staged).staging);
   CHECK(m->fixed_costs(plan(Problem{1000, 2000, 1008}, TileShape{128, 256, 64})).staging == 0.0);
-  // The staged plan's MAC loops are the aligned kernel's: no iter_unaligned_us.
-  const auto slow = make_model(
-      "calibrated", {{"launch_us", 4.0}, {"dram_gb_per_s", 4000.0}, {"iter_unaligned_us", 50.0}},
-      h200);
-  const CostContext c{132, 132, 1, 1};
-  CHECK(slow->iter_time(staged, c) == m->iter_time(staged, c));
 }
 
 TEST_CASE("physical ceilings from the GPU preset: rates, shared memory, L2 size") {
