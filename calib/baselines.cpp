@@ -30,13 +30,14 @@ int64_t resident_units(const FitCase& c) {
 
 CaseTraits case_traits(const FitCase& c) {
   const TileShape& t = c.plan.tile;
-  const int64_t row_bytes = c.plan.problem.k * static_cast<int64_t>(kBf16Bytes);
+  const int64_t pitch = staged_row_pitch(c.plan.problem.k);  // the rows the kernel reads
+  const int64_t row_bytes = pitch * static_cast<int64_t>(kBf16Bytes);
   CaseTraits out;
   out.tile_scale = static_cast<double>(t.m) * static_cast<double>(t.n) * static_cast<double>(t.k) /
                    kReferenceTileMacs;
   out.misaligned = row_bytes % kL2LineBytes != 0;
   out.clustered = c.plan.cluster.m * c.plan.cluster.n > 1;
-  out.split_sectors = traffic::extra_sectors_per_row(c.plan.problem.k);
+  out.split_sectors = traffic::extra_sectors_per_row(pitch);
   out.cluster_oob_share = traffic::max_cluster_oob_share(c.plan);
   return out;
 }

@@ -54,9 +54,11 @@ KtileGeometry compute_ktile_geometry(const Plan& p) {
   g.tiles_m = p.tiles_m;
   g.tiles_n = p.tiles_n;
   g.flops = traffic::flops_per_iter(p.tile);
-  g.l2_lines = traffic::cta_l2_requests_per_iter(p.tile, p.cluster, p.problem.k);
+  // The rows the kernel reads: padded to staged_row_pitch where it stages them (K % 8 != 0).
+  const int64_t pitch = staged_row_pitch(p.problem.k);
+  g.l2_lines = traffic::cta_l2_requests_per_iter(p.tile, p.cluster, pitch);
   g.operand_rows = traffic::cta_operand_rows(p.tile, p.cluster);
-  g.extra_sectors_per_row = traffic::extra_sectors_per_row(p.problem.k);
+  g.extra_sectors_per_row = traffic::extra_sectors_per_row(pitch);
   g.operand_bytes = traffic::cta_operand_bytes_per_iter(p.tile, p.cluster);
   g.oob_rows = traffic::cta_oob_rows(p);
   g.smem_bytes = traffic::wgmma_smem_bytes_per_iter(p.tile);

@@ -302,6 +302,28 @@ TEST_CASE("calibrated: a staged plan pays one launch and its copy's bytes at the
   CHECK(m->fixed_costs(plan(Problem{1000, 2000, 1008}, TileShape{128, 256, 64})).staging == 0.0);
 }
 
+TEST_CASE("calibrated: a staged plan's k-tiles read rows at the padded pitch") {
+  // L2-bound k-tiles (no DRAM, tensor or fixed term to speak of): K = 4100 is staged at a pitch of
+  // 4104, so its rows start where K = 4104's do (8208-byte strides: every 8th row on a 128-byte
+  // line, half the rows off a 32-byte sector), not where 8200-byte strides would put them.
+  const auto m = make_model("calibrated",
+                            {{"l2_lines_per_us", 1000.0},
+                             {"sector_split_lines", 1.0},
+                             {"dram_gb_per_s", 1e9},
+                             {"mma_tflops_per_sm", 1e6}},
+                            gpu_preset("h200"));
+  const auto plan = [](int64_t k) {
+    return plan_schedule("dp", Problem{4096, 4096, k}, TileShape{128, 128, 64}, GpuShape{132, 1},
+                         Reduction::Deterministic)
+        .plan;
+  };
+  const CostContext c{132, 132, 1, 1};
+  const double staged = m->iter_time(plan(4100), c);
+  CHECK(staged == doctest::Approx(m->iter_time(plan(4104), c)).epsilon(1e-6));
+  // 256 rows x (1 + 7/8 lines + 1/2 sector line) x 132 busy SMs / 1000 lines per us.
+  CHECK(staged == doctest::Approx(256 * (1.0 + 7.0 / 8.0 + 0.5) * 132 / 1000.0).epsilon(1e-3));
+}
+
 TEST_CASE("physical ceilings from the GPU preset: rates, shared memory, L2 size") {
   const GpuSpec h200 = gpu_preset("h200");  // 989 TFLOP/s, 132 SMs, 1980 MHz, 4.8 TB/s, 60 MiB
   const ModelInfo& info = find_model("calibrated");
