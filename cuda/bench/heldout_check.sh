@@ -5,6 +5,8 @@
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles; the others run
 # the 64- to 256-wide tiles with every cluster and the persistent, split-K and Stream-K family.
 # Usage: cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR: lastwave-bench)
+# TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
+# short device budget still writes the shapes it measured.
 set -uo pipefail
 BIN=$1
 OUT=$2
@@ -12,6 +14,8 @@ SMS=${3:-132}
 SMALL_FLOPS=12000000000  # 2MNK below this: a small problem (~16 us at 750 TFLOP/s)
 SKINNY=64                # min(M, N) at most this: a skinny problem
 WHICH=${4:-small,large}   # the classes to run
+limit=()
+[[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
 mkdir -p "$OUT"
 status=0
 split() {  # split CLASS: the held-out shapes of one class, as a shapes CSV
@@ -25,14 +29,14 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,te
   --format=csv,noheader | tee "$OUT/heldout-card.txt"
 if [[ ,$WHICH, == *,small,* ]]; then
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
-    --decomposition dp,splitk:2,splitk:4,splitk:8,streamk --shuffle 20261204 --sms "$SMS" \
+    --decomposition dp,splitk:2,splitk:4,splitk:8,streamk --shuffle 20261204 --sms "$SMS" "${limit[@]}" \
     --out "$OUT/heldout-small-$SMS.csv" >"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
 fi
 if [[ ,$WHICH, == *,large,* ]]; then
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
     --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,256x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
-    --shuffle 20261204 --sms "$SMS" --out "$OUT/heldout-large-$SMS.csv" \
+    --shuffle 20261204 --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
     >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
 fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader |

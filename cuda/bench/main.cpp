@@ -1,6 +1,7 @@
 // lastwave-bench: times the CUDA GEMM under every requested decomposition (and cuBLAS) on whole-GPU
 // or green-context SM partitions, checks correctness, writes one CSV row per configuration.
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -26,6 +27,8 @@ namespace {
 constexpr int kExitBadInput = 1;
 constexpr int kExitCheckFailed = 2;
 constexpr int kExitRuntime = 3;
+constexpr int kExitTimeLimit =
+    4;  // --time-limit stopped the run: the rows written are complete shapes
 
 // "splitk" -> "splitk:S" where a split count is required but not written.
 std::string with_splits(const std::string& list, int64_t splits) {
@@ -67,6 +70,8 @@ int main(int argc, char** argv) {
   int64_t m = 0, n = 0, k = 0, splits = 2, top = 1;
   int reps = 20, warmup = 3;
   uint64_t shuffle = 0;
+  double time_limit_s = 0;
+  const auto started = std::chrono::steady_clock::now();
   desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
       "n", po::value(&n), "columns of C (rows of B)")("k", po::value(&k), "reduction depth")(
       "shapes", po::value(&shapes_file), "CSV with columns m,n,k (instead of --m/--n/--k)")(
@@ -102,6 +107,9 @@ int main(int argc, char** argv) {
       "time cuBLAS again right after each configuration, for that row's cublas_ms (default: once "
       "per shape, before its configurations; long runs heat the card between the two)")(
       "out", po::value(&out), "CSV output file (default stdout)")(
+      "time-limit", po::value(&time_limit_s),
+      "seconds after which no further shape starts (each shape's configurations run all or "
+      "none); the rows of the shapes run are written and the exit code is 4 (default: none)")(
       "trace", po::value(&trace), "Chrome-trace JSON of a traced run (per config when several)")(
       "model", po::value(&model),
       "fitted model file for --decomposition auto (e.g. configs/models/h200-bf16-wgmma-r17.json)")(
@@ -191,6 +199,11 @@ int main(int argc, char** argv) {
     opt.warmup = warmup;
     opt.shuffle_seed = shuffle;
     opt.cublas_each = vm.count("cublas-each") > 0;
+    if (vm.count("time-limit")) {
+      if (!(time_limit_s > 0)) throw std::invalid_argument("--time-limit must be > 0 seconds");
+      opt.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                   std::chrono::duration<double>(time_limit_s));
+    }
     opt.trace_path = trace;
     if (!sms_list.empty()) sms = parse_int_list(sms_list, "--sms");
     // Plan every configuration before touching the GPU (CUDA-free validation of shapes/names).
@@ -202,6 +215,7 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   std::vector<ResultRow> rows;
+  bool time_limited = false;
   try {
     constexpr int kDevice = 0;
     const int64_t all = device_sms(kDevice);
@@ -210,7 +224,16 @@ int main(int argc, char** argv) {
     opt.single_config = opt.shapes.size() == 1 && opt.schedules.size() == 1 && sms.size() == 1 &&
                         opt.mainloops.size() == 1 && opt.tiles.size() == 1;
     Fp64Cache fp64;
-    for (int64_t s : sms) run_partition(kDevice, s, opt, fp64, rows);
+    for (int64_t s : sms) {
+      const size_t ran = run_partition(kDevice, s, opt, fp64, rows);
+      if (ran < opt.shapes.size()) {
+        time_limited = true;
+        std::cerr << "lastwave-bench: --time-limit " << time_limit_s << " s reached: " << ran
+                  << " of " << opt.shapes.size() << " shapes run at " << s
+                  << " SMs; later shapes and SM counts not started\n";
+        break;
+      }
+    }
   } catch (const std::invalid_argument& e) {
     std::cerr << "lastwave-bench: " << e.what() << "\n";
     return kExitBadInput;
@@ -238,5 +261,5 @@ int main(int argc, char** argv) {
     std::cerr << "lastwave-bench: some configurations failed their correctness check (ok=0)\n";
     return kExitCheckFailed;
   }
-  return 0;
+  return time_limited ? kExitTimeLimit : 0;
 }

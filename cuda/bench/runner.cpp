@@ -411,8 +411,8 @@ std::vector<ResultRow> run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t s
 
 }  // namespace
 
-void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cache& fp64,
-                   std::vector<ResultRow>& rows) {
+size_t run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cache& fp64,
+                     std::vector<ResultRow>& rows) {
   Partition part(device, sms_req);
   const cudaStream_t s = part.stream();
   const int64_t sms = part.sms();
@@ -425,6 +425,7 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
   if (opt.auto_pick) chooser = std::make_unique<AutoChooser>(opt, sms);
   size_t shape_index = 0;
   for (const Problem& shape : opt.shapes) {
+    if (std::chrono::steady_clock::now() >= opt.deadline) return shape_index;
     ShapeInputs in(shape);
     prepare(in, s, blas, flush, opt, fp64);
     if (chooser) {
@@ -456,6 +457,7 @@ void run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64Cac
       rows.push_back(r);
     }
   }
+  return shape_index;
 }
 
 }  // namespace lw::bench

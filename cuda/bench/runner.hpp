@@ -2,6 +2,7 @@
 // decomposition: correctness (vs cuBLAS, vs FP64 on small shapes, poisoned output fully written),
 // timing (L2 flush + event-timed flag reset and launches), SM clock, optional trace.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -50,13 +51,16 @@ struct BenchOptions {
   std::vector<TileShape> auto_tiles;        // empty = every tile the model can cost
   // --top K: auto runs the simulator's K fastest configs of each shape (rank_best), a row each.
   int64_t auto_top = 1;
+  // --time-limit: no shape starts after this instant (its configurations all run or none do);
+  // time_point::max(): no limit.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct ResultRow : PlanSummary {
   Problem shape;
   int64_t sms = 0;
   std::string schedule;
-  std::string mainloop;  // the mainloop that ran (mma where a wgmma request fell back)
+  std::string mainloop;  // the mainloop that ran
   TileShape tile;
   ClusterShape cluster;
   int64_t swizzle = 1;       // the plan's tile swizzle
@@ -90,8 +94,9 @@ using Fp64Cache = std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<do
 
 // Runs every shape x tile x schedule x mainloop of `opt` on a partition of `sms` SMs; appends
 // rows. A configuration that cannot run (plan, tile or operands it does not support) is one row
-// with ok = 0 and its reason.
-void run_partition(int device, int64_t sms, const BenchOptions& opt, Fp64Cache& fp64,
-                   std::vector<ResultRow>& rows);
+// with ok = 0 and its reason. Returns the shapes it ran: fewer than opt.shapes where it reached
+// opt.deadline (the shapes after it not started).
+size_t run_partition(int device, int64_t sms, const BenchOptions& opt, Fp64Cache& fp64,
+                     std::vector<ResultRow>& rows);
 
 }  // namespace lw::bench

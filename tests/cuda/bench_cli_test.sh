@@ -29,6 +29,10 @@ expect_error "is not one the kernels have" --m 128 --n 128 --k 128 --decompositi
 expect_error "cluster 4x1" --m 128 --n 128 --k 128 --decomposition dp --cluster 4x1
 expect_error "is not one of 0, 64, 128, 256" --m 128 --n 128 --k 128 --decomposition dp --l2-promotion 0,100
 expect_error "bad value '-64'" --m 128 --n 128 --k 128 --decomposition dp --l2-promotion -64
+expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition dp --time-limit 0
+expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition dp --time-limit -5
+expect_error "time-limit" --m 128 --n 128 --k 128 --decomposition dp --time-limit soon
+"$bench" --help | grep -q -- "--time-limit" || { echo "FAIL: --help lacks --time-limit"; failures=$((failures + 1)); }
 "$bench" --help | grep -q -- "--cublas-each" || { echo "FAIL: --help lacks --cublas-each"; failures=$((failures + 1)); }
 if ! command -v nvidia-smi >/dev/null 2>&1; then
   expect_error "" --m 128 --n 128 --k 128 --decomposition dp
