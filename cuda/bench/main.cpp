@@ -27,8 +27,11 @@ namespace {
 constexpr int kExitBadInput = 1;
 constexpr int kExitCheckFailed = 2;
 constexpr int kExitRuntime = 3;
-constexpr int kExitTimeLimit =
-    4;  // --time-limit stopped the run: the rows written are complete shapes
+// --time-limit stopped the run: the rows written are those of the shapes that ran, each complete.
+constexpr int kExitTimeLimit = 4;
+// The longest --time-limit taken (seconds, ~11.6 days): past it the deadline's clock would
+// overflow.
+constexpr double kMaxTimeLimitS = 1e6;
 
 // "splitk" -> "splitk:S" where a split count is required but not written.
 std::string with_splits(const std::string& list, int64_t splits) {
@@ -200,7 +203,11 @@ int main(int argc, char** argv) {
     opt.shuffle_seed = shuffle;
     opt.cublas_each = vm.count("cublas-each") > 0;
     if (vm.count("time-limit")) {
-      if (!(time_limit_s > 0)) throw std::invalid_argument("--time-limit must be > 0 seconds");
+      if (!(time_limit_s > 0 && time_limit_s <= kMaxTimeLimitS)) {
+        throw std::invalid_argument("--time-limit must be > 0 and <= " +
+                                    std::to_string(static_cast<int64_t>(kMaxTimeLimitS)) +
+                                    " seconds");
+      }
       opt.deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                    std::chrono::duration<double>(time_limit_s));
     }
