@@ -293,7 +293,9 @@ double fixup_chain_time(const Plan& p, const CostModel& model, const SimOptions&
                      model.transfer(Transfer::PartialLoad, p, seg, least),
                      model.transfer(Transfer::PartialAccumulate, p, seg, least),
                      model.fixed_costs(p).cta_prologue};
-  const double launch = model.fixed_costs(p).launch_overhead;
+  // Every CTA starts after the staging copy (if any) and the launch, as in the simulator.
+  const FixedCosts fixed = model.fixed_costs(p);
+  const double launch = fixed.staging + fixed.launch_overhead;
   thread_local RaisedFlags flags;
   // Forward, then backward if a wait went unbounded (its signals come from later CTAs).
   const ChainCtas ctas = chain_ctas(p);
