@@ -200,8 +200,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   p.m = static_cast<int32_t>(plan_.problem.m);
   p.n = static_cast<int32_t>(plan_.problem.n);
   p.k = static_cast<int32_t>(plan_.problem.k);
-  constexpr uintptr_t kVecAlign = 16;  // cp.async 16-byte chunks
-  p.vector_loads = plan_.problem.k % 8 == 0 &&
+  constexpr uintptr_t kVecAlign = 16;               // cp.async 16-byte chunks
+  p.vector_loads = !plan_stages_operands(plan_) &&  // rows of K % 8 == 0 elements
                    reinterpret_cast<uintptr_t>(ops.a) % kVecAlign == 0 &&
                    reinterpret_cast<uintptr_t>(ops.b) % kVecAlign == 0;
   constexpr int64_t kVecElems = 8;  // bf16 per 16-byte store

@@ -70,15 +70,13 @@ const ParamSpec& find_param(const ModelInfo& info, const std::string& name,
                             const std::string& where) {
   const auto spec = std::find_if(info.params.begin(), info.params.end(),
                                  [&](const ParamSpec& p) { return p.name == name; });
-  if (const RetiredParam* r = find_retired(info.name, name); spec == info.params.end() && r) {
+  if (spec != info.params.end()) return *spec;
+  if (const RetiredParam* r = find_retired(info.name, name)) {
     throw std::invalid_argument(where + ": model '" + info.name + "' no longer has parameter '" +
                                 name + "': " + r->why);
   }
-  if (spec == info.params.end()) {
-    throw std::invalid_argument(where + ": model '" + info.name + "' has no parameter '" + name +
-                                "'");
-  }
-  return *spec;
+  throw std::invalid_argument(where + ": model '" + info.name + "' has no parameter '" + name +
+                              "'");
 }
 
 void check_params(const ModelInfo& info, const ParamValues& values, const std::string& where) {
