@@ -9,13 +9,9 @@
 #  - ncu's warp-state and source-counter sections of the largest K, 1x1 against 2x1 (ncu-stalls.txt).
 # Usage: OUT=DIR [BIN=DIR] tools/probes/cluster_pair_probe.sh [M N TILE K...]
 set -u
-BIN=${BIN:-.device-bin}
-M=${1:-730}
-N=${2:-744}
-TILE=${3:-64x96}
-shift 3 2>/dev/null
-KS=("$@")
-((${#KS[@]})) || KS=(64 512 1576 6272)
+DEFAULT_KS=(64 512 1576 6272)
+# shellcheck source=tools/probes/kscan_args.sh
+source "$(dirname "$0")/kscan_args.sh" "$@"
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu \
   --format=csv,noheader | tee "$OUT/card.txt"

@@ -6,13 +6,9 @@
 # load's latency (intercept) from the steady cost of a k-tile (slope).
 # Usage: OUT=DIR [BIN=DIR] tools/probes/kscan_probe.sh [M N TILE K...]
 set -u
-BIN=${BIN:-.device-bin}
-M=${1:-730}
-N=${2:-744}
-TILE=${3:-64x96}
-shift 3 2>/dev/null
-KS=("$@")
-((${#KS[@]})) || KS=(64 128 256 512 1024 1576 3136 6272)
+DEFAULT_KS=(64 128 256 512 1024 1576 3136 6272)
+# shellcheck source=tools/probes/kscan_args.sh
+source "$(dirname "$0")/kscan_args.sh" "$@"
 for k in "${KS[@]}"; do
   OUT=$OUT BIN=$BIN bash "$(dirname "$0")/small_ncu.sh" "$M $N $k dp $TILE"
   "$BIN/lastwave-bench" --m "$M" --n "$N" --k "$k" --decomposition dp --tile "$TILE" --reps 5 \
