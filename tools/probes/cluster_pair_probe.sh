@@ -12,7 +12,6 @@ set -u
 DEFAULT_KS=(64 512 1576 6272)
 # shellcheck source=tools/probes/kscan_args.sh
 source "$(dirname "$0")/kscan_args.sh" "$@"
-mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu \
   --format=csv,noheader | tee "$OUT/card.txt"
 {
