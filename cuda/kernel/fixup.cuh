@@ -32,17 +32,59 @@ __device__ __forceinline__ void store_slot(float* slot, const typename L::Acc& a
   }
 }
 
+// acc += one slot's fragment f.
+template <class A>
+__device__ __forceinline__ void add_frag(A& acc, int f, const float4& v) {
+  float* d = frag(acc, f);
+  d[0] += v.x;
+  d[1] += v.y;
+  d[2] += v.z;
+  d[3] += v.w;
+}
+
 // acc += slot (loads bypass L1: the slot was written by another CTA).
 template <class L>
 __device__ __forceinline__ void add_slot(float* slot, typename L::Acc& acc) {
 #pragma unroll
-  for (int f = 0; f < L::kFrags; ++f) {
-    const float4 v = __ldcg(frag_ptr<L>(slot, f));
-    float* d = frag(acc, f);
-    d[0] += v.x;
-    d[1] += v.y;
-    d[2] += v.z;
-    d[3] += v.w;
+  for (int f = 0; f < L::kFrags; ++f) add_frag(acc, f, __ldcg(frag_ptr<L>(slot, f)));
+}
+
+// Peers a Final segment waits for at once (one thread polls each flag, then one barrier) before
+// it adds their slots: the flags' latency and the barrier are paid once per group, not per peer.
+// (The simulator still loads each slot as soon as its flag rises.)
+constexpr int kPeerGroup = 8;
+static_assert(kPeerGroup <= kWarpSize, "a thread per peer flag in every layout");
+
+// A Final owner's reduction keeps about this many float4 loads per thread in flight: each round
+// loads every fragment of kBatch slots before adding them, so a narrow tile's owner pays one L2
+// round trip for several peers instead of one per peer (a 16x64 partial is one float4 a thread).
+constexpr int kReduceLoadsInFlight = 16;
+template <class L>
+__host__ __device__ constexpr int reduce_batch() {
+  const int fit = kReduceLoadsInFlight / L::kFrags;
+  return fit < 1 ? 1 : fit < kPeerGroup ? fit : kPeerGroup;
+}
+
+// acc += the `count` (<= kBatch) slots from workspace slot `first` (as cluster rank `rank`), added
+// in k order: the same sums in the same order as slot by slot, so bit-identical to it.
+template <class L, int kBatch>
+__device__ __forceinline__ void add_slots(const Plan& plan, const GemmParams& p, int64_t first,
+                                          int count, int64_t rank, typename L::Acc& acc) {
+  float4 v[kBatch][L::kFrags];
+#pragma unroll
+  for (int b = 0; b < kBatch; ++b) {
+    if (b < count) {
+      float* slot = slot_ptr<L>(p, cta_slot(plan, first + b, rank));
+#pragma unroll
+      for (int f = 0; f < L::kFrags; ++f) v[b][f] = __ldcg(frag_ptr<L>(slot, f));
+    }
+  }
+#pragma unroll
+  for (int b = 0; b < kBatch; ++b) {
+    if (b < count) {
+#pragma unroll
+      for (int f = 0; f < L::kFrags; ++f) add_frag(acc, f, v[b][f]);
+    }
   }
 }
 
@@ -76,12 +118,6 @@ __device__ __forceinline__ uint64_t wait_flag(const int32_t* flag, int64_t value
   L::sync();
   return spent;
 }
-
-// Peers a Final segment waits for at once (one thread polls each flag, then one barrier) before
-// it adds their slots: the flags' latency and the barrier are paid once per group, not per peer.
-// (The simulator still loads each slot as soon as its flag rises.)
-constexpr int kPeerGroup = 8;
-static_assert(kPeerGroup <= kWarpSize, "a thread per peer flag in every layout");
 
 // The layout's first `count` threads each spin until the flag of slot `first + i` (as cluster rank
 // `rank`) is >= value (acquire) and re-arm it (see rearm_flag), then its threads sync. Returns ns
@@ -146,8 +182,11 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
         for (int64_t j0 = 0; j0 < s.load_slots; j0 += kPeerGroup) {
           const int64_t left = s.load_slots - j0, group = left < kPeerGroup ? left : kPeerGroup;
           waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);
-          for (int64_t j = j0; j < j0 + group; ++j) {  // k order: deterministic
-            add_slot<L>(slot_ptr<L>(p, cta_slot(plan, s.slot + j, rank)), acc);
+          constexpr int kBatch = reduce_batch<L>();
+          for (int64_t j = j0; j < j0 + group; j += kBatch) {  // k order: deterministic
+            const int64_t rest = j0 + group - j;
+            add_slots<L, kBatch>(plan, p, s.slot + j,
+                                 static_cast<int>(rest < kBatch ? rest : kBatch), rank, acc);
           }
         }
       } else {

@@ -50,12 +50,12 @@ LW_HD UnitRange unit_range(const Plan& p, int64_t unit) {
   UnitRange r;
   const int64_t kt = p.k_tiles;
   switch (p.split_mode) {
-    case SplitMode::FixedSplit: {
-      const int64_t split = unit / p.split_tiles;
-      const int64_t tile = unit % p.split_tiles;
-      const int64_t per = kt / p.splits;
-      const int64_t big = kt % p.splits;
-      r.begin = tile * kt + per * split + min64(split, big);
+    case SplitMode::FixedSplit: {  // in 32 bits: units <= tiles x Kt < 2^31 (make_geometry)
+      const auto u = static_cast<uint32_t>(unit), tiles = static_cast<uint32_t>(p.split_tiles);
+      const auto kt32 = static_cast<uint32_t>(kt), splits = static_cast<uint32_t>(p.splits);
+      const uint32_t split = u / tiles, tile = u - split * tiles;
+      const uint32_t per = kt32 / splits, big = kt32 - per * splits;
+      r.begin = static_cast<int64_t>(tile) * kt + per * split + (split < big ? split : big);
       r.end = r.begin + per + (split < big ? 1 : 0);
       break;
     }
