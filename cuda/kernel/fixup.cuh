@@ -55,13 +55,15 @@ __device__ __forceinline__ void add_slot(float* slot, typename L::Acc& acc) {
 constexpr int kPeerGroup = 8;
 static_assert(kPeerGroup <= kWarpSize, "a thread per peer flag in every layout");
 
-// A Final owner's reduction keeps about this many float4 loads per thread in flight: each round
-// loads every fragment of kBatch slots before adding them, so a narrow tile's owner pays one L2
-// round trip for several peers instead of one per peer (a 16x64 partial is one float4 a thread).
-constexpr int kReduceLoadsInFlight = 16;
+// A Final owner's reduction loads every fragment of kBatch slots before adding them, so a narrow
+// tile's owner pays one L2 round trip for several peers instead of one per peer (a 16x64 partial
+// is one float4 a thread). The batch and the accumulator stay within kReduceRegisterFloats floats
+// a thread (the kernels compile to 168 registers): the tiles up to 32x128 and 64x64 take 7-8 slots
+// per round, 64x96 four, 64x128 and 128x64 three, wider tiles one slot as before.
+constexpr int kReduceRegisterFloats = 128;
 template <class L>
 __host__ __device__ constexpr int reduce_batch() {
-  const int fit = kReduceLoadsInFlight / L::kFrags;
+  const int fit = kReduceRegisterFloats / (L::kFrags * kFragFloats) - 1;  // slots beside acc
   return fit < 1 ? 1 : fit < kPeerGroup ? fit : kPeerGroup;
 }
 
@@ -184,9 +186,13 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
           waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);
           constexpr int kBatch = reduce_batch<L>();
           for (int64_t j = j0; j < j0 + group; j += kBatch) {  // k order: deterministic
-            const int64_t rest = j0 + group - j;
-            add_slots<L, kBatch>(plan, p, s.slot + j,
-                                 static_cast<int>(rest < kBatch ? rest : kBatch), rank, acc);
+            if constexpr (kBatch == 1) {  // wide tiles: each load beside its add, no batch held
+              add_slot<L>(slot_ptr<L>(p, cta_slot(plan, s.slot + j, rank)), acc);
+            } else {
+              const int64_t rest = j0 + group - j;
+              add_slots<L, kBatch>(plan, p, s.slot + j,
+                                   static_cast<int>(rest < kBatch ? rest : kBatch), rank, acc);
+            }
           }
         }
       } else {
