@@ -7,6 +7,7 @@
 #include "cuda/kernel/frag_layout.cuh"
 #include "cuda/kernel/params.hpp"
 #include "cuda/kernel/ptx.cuh"
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/walk.hpp"
 
 namespace lw::cuda {
@@ -55,17 +56,10 @@ __device__ __forceinline__ void add_slot(float* slot, typename L::Acc& acc) {
 constexpr int kPeerGroup = 8;
 static_assert(kPeerGroup <= kWarpSize, "a thread per peer flag in every layout");
 
-// A Final owner's reduction loads every fragment of kBatch slots before adding them, so a narrow
-// tile's owner pays one L2 round trip for several peers instead of one per peer (a 16x64 partial
-// is one float4 a thread). The batch and the accumulator stay within kReduceRegisterFloats floats
-// a thread (the kernels compile to 168 registers): the tiles up to 32x128 and 64x64 take 7-8 slots
-// per round, 64x96 four, 64x128 and 128x64 three, wider tiles one slot as before.
-constexpr int kReduceRegisterFloats = 128;
+// Slots a Final owner loads per L2 round trip (sim/decomp/kernel_configs.hpp).
 template <class L>
-__host__ __device__ constexpr int reduce_batch() {
-  const int fit = kReduceRegisterFloats / (L::kFrags * kFragFloats) - 1;  // slots beside acc
-  return fit < 1 ? 1 : fit < kPeerGroup ? fit : kPeerGroup;
-}
+inline constexpr int kReduceBatch =
+    static_cast<int>(final_reduce_batch(int64_t{L::kFrags} * kFragFloats, kPeerGroup));
 
 // acc += the `count` (<= kBatch) slots from workspace slot `first` (as cluster rank `rank`), added
 // in k order: the same sums in the same order as slot by slot, so bit-identical to it.
@@ -184,7 +178,7 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
         for (int64_t j0 = 0; j0 < s.load_slots; j0 += kPeerGroup) {
           const int64_t left = s.load_slots - j0, group = left < kPeerGroup ? left : kPeerGroup;
           waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);
-          constexpr int kBatch = reduce_batch<L>();
+          constexpr int kBatch = kReduceBatch<L>;
           for (int64_t j = j0; j < j0 + group; j += kBatch) {  // k order: deterministic
             if constexpr (kBatch == 1) {  // wide tiles: each load beside its add, no batch held
               add_slot<L>(slot_ptr<L>(p, cta_slot(plan, s.slot + j, rank)), acc);
