@@ -171,12 +171,13 @@ constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
 
 // A Final owner's reduction (cuda/kernel/fixup.cuh) loads several peers' fp32 partial slots per L2
 // round trip, then adds them in k order: the batch beside the accumulator stays within
-// kReduceRegisterFloats floats a thread (the wgmma kernels compile to 168 registers), so tiles up
-// to 32x128 and 64x64 take 7-8 slots a round, 64x96 four, 64x128 and 128x64 three, wider tiles one
-// (each load beside its add). `acc_floats`: accumulator floats a thread; at most `peer_group`.
-// The simulator still charges a Final's slot loads one by one (the fitted PartialLoad absorbs the
-// round trips); a refit reads the batch here.
-inline constexpr int64_t kReduceRegisterFloats = 128;
+// kReduceRegisterFloats floats a thread (the wgmma kernels compile to 168 registers), so 16x64..
+// 32x64 take 8 slots a round, 32x128 and 64x64 five, 64x96 three, 64x128 and 128x64 two, wider
+// tiles one (each load beside its add). 128 floats gave 64x128 three slots and measured 1.3 %
+// slower on splitk:2 than two (H100, docs/PERFORMANCE.md). `acc_floats`: accumulator floats a
+// thread; at most `peer_group` slots. The simulator still charges a Final's slot loads one by one
+// (the fitted PartialLoad absorbs the round trips); a refit reads the batch here.
+inline constexpr int64_t kReduceRegisterFloats = 96;
 constexpr int64_t final_reduce_batch(int64_t acc_floats, int64_t peer_group) {
   const int64_t fit = kReduceRegisterFloats / acc_floats - 1;  // slots beside the accumulator
   return fit < 1 ? 1 : fit < peer_group ? fit : peer_group;
