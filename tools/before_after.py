@@ -2,7 +2,9 @@
 """Before/after of a kernel change as Markdown (docs/PERFORMANCE.md): two lastwave-bench CSVs of the
 same configs (cuda/bench/before_after.sh runs both builds in one device command). Per config: each
 build's median against cuBLAS of the same run, and after/before; per shape: the fastest config of
-each build against cuBLAS; geomeans. Standard library only; every figure comes from the CSVs.
+each build against cuBLAS of its run, and both against one cuBLAS time per shape (the geometric
+mean of the two runs' medians: cuBLAS moves between runs too); geomeans. Standard library only;
+every figure comes from the CSVs.
 
 usage: tools/before_after.py BEFORE.csv[.gz] AFTER.csv[.gz] [--rows] [--store-bytes] [--ktiles]
   --rows         also list every config (else only the per-config-kind and per-shape summaries)
@@ -83,6 +85,14 @@ def per_config_kind(before, after, by_ktiles=False):
               f"{geomean(x for x, _ in xs):.3f}x | {worst[0]:.3f}x ({shape}) | {slower} | {faster} |")
 
 
+def cublas_medians(rows):
+    """shape -> the median of the cuBLAS times its rows carry (one run)."""
+    times = defaultdict(list)
+    for (shape, _), r in rows.items():
+        times[shape].append(float(r["cublas_ms"]))
+    return {shape: sorted(t)[len(t) // 2] for shape, t in times.items()}
+
+
 def fastest(rows):
     best = {}
     for (shape, _), r in rows.items():
@@ -107,11 +117,20 @@ def per_shape(before, after, store_bytes):
         print(f"| {s[0]} | {s[1]} | {s[2]} | {s[3]} | {float(ra['cublas_ms']):.4f} | "
               f"{ms(b[s]):.4f} | {vs_cublas(b[s]):.3f}x | {ms(ra):.4f} | {vs_cublas(ra):.3f}x | "
               f"{config} |{bw}")
+    # cuBLAS moves between the two runs too (a few % per shape): one time per shape for both
+    # builds, the geometric mean of the runs' medians, keeps that out of the before/after.
+    cb, ca = cublas_medians(before), cublas_medians(after)
+    common = {s: math.sqrt(cb[s] * ca[s]) for s in shapes}
     for sms in sorted({s[3] for s in shapes}, reverse=True):
         at = [s for s in shapes if s[3] == sms]
         print(f"\n{sms} SMs, {len(at)} shapes: best config vs cuBLAS, geomean: before "
               f"{geomean(vs_cublas(b[s]) for s in at):.3f}x, after "
               f"{geomean(vs_cublas(a[s]) for s in at):.3f}x (min {min(vs_cublas(a[s]) for s in at):.3f}x)")
+        print(f"{sms} SMs, {len(at)} shapes: best config after/before speed "
+              f"{geomean(ms(b[s]) / ms(a[s]) for s in at):.3f}x; against one cuBLAS time per shape "
+              f"(geometric mean of the two runs' medians): before "
+              f"{geomean(common[s] / ms(b[s]) for s in at):.3f}x, after "
+              f"{geomean(common[s] / ms(a[s]) for s in at):.3f}x")
 
 
 def rows_table(before, after):

@@ -55,6 +55,28 @@ for after in after.csv after.csv.gz; do
   fi
 done
 
+# Same shapes: cuBLAS the same in both runs, so the common time changes nothing; the best configs
+# move 1.0 -> 0.8 and 0.1 -> 0.4: after/before sqrt(1.25 * 0.25) = 0.559.
+python3 "$script" "$tmp/before.csv" "$tmp/after.csv" >"$tmp/out" 2>"$tmp/err"
+expect_line "132 SMs, 2 shapes: best config after/before speed 0.559x; against one cuBLAS time per shape (geometric mean of the two runs' medians): before 2.012x, after 1.125x"
+# cuBLAS moves between the runs (0.9 -> 1.1 ms; the after run's rows carry 1.1, 1.1 and 5.0, median
+# 1.1): against its own run the best config goes 0.900x -> 1.375x; against one time per shape,
+# sqrt(0.9 * 1.1) = 0.99499 ms: 0.995x -> 1.244x, the config's own 1.25x.
+cat >"$tmp/before-moved.csv" <<CSV
+$header
+100,200,300,132,dp,deterministic,1.0,0.9,1,128x128x64,1x1
+100,200,300,132,dp,deterministic,2.0,0.9,1,128x256x64,1x1
+CSV
+cat >"$tmp/after-moved.csv" <<CSV
+$header
+100,200,300,132,dp,deterministic,0.8,1.1,1,128x128x64,1x1
+100,200,300,132,dp,deterministic,2.5,1.1,1,128x256x64,1x1
+100,200,300,132,streamk,deterministic,3.0,5.0,1,128x256x64,1x1
+CSV
+python3 "$script" "$tmp/before-moved.csv" "$tmp/after-moved.csv" >"$tmp/out" 2>"$tmp/err"
+expect_line "132 SMs, 1 shapes: best config vs cuBLAS, geomean: before 0.900x, after 1.375x (min 1.375x)"
+expect_line "132 SMs, 1 shapes: best config after/before speed 1.250x; against one cuBLAS time per shape (geometric mean of the two runs' medians): before 0.995x, after 1.244x"
+
 python3 "$script" "$tmp/before.csv" "$tmp/missing.csv" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [[ $rc -eq 0 || $(wc -l <"$tmp/err") -ne 1 || -s "$tmp/out" ]]; then
