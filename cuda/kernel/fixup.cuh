@@ -53,7 +53,7 @@ __device__ __forceinline__ void add_slot(float* slot, typename L::Acc& acc) {
 // Peers a Final segment waits for at once (one thread polls each flag, then one barrier) before
 // it adds their slots: the flags' latency and the barrier are paid once per group, not per peer.
 // (The simulator still loads each slot as soon as its flag rises.)
-constexpr int kPeerGroup = 8;
+constexpr int kPeerGroup = static_cast<int>(kFinalPeerGroup);
 static_assert(kPeerGroup <= kWarpSize, "a thread per peer flag in every layout");
 
 // Slots a Final owner loads per L2 round trip (sim/decomp/kernel_configs.hpp).

@@ -177,6 +177,8 @@ constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
 // slower on splitk:2 than two (H100, docs/PERFORMANCE.md). `acc_floats`: accumulator floats a
 // thread; at most `peer_group` slots. The simulator still charges a Final's slot loads one by one
 // (the fitted PartialLoad absorbs the round trips); a refit reads the batch here.
+// Peers a Final owner waits for at once before adding their slots (cuda/kernel/fixup.cuh).
+inline constexpr int64_t kFinalPeerGroup = 8;
 inline constexpr int64_t kReduceRegisterFloats = 96;
 constexpr int64_t final_reduce_batch(int64_t acc_floats, int64_t peer_group) {
   const int64_t fit = kReduceRegisterFloats / acc_floats - 1;  // slots beside the accumulator

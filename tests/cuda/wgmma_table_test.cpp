@@ -71,7 +71,7 @@ TEST_CASE("the parts hold every entry once") {
 }
 
 TEST_CASE("a Final owner's reduction batch: the slots beside its accumulator within 96 floats") {
-  constexpr int64_t kPeerGroup = 8;  // cuda/kernel/fixup.cuh: peers awaited at once
+  constexpr int64_t kPeerGroup = lw::kFinalPeerGroup;  // peers a Final owner awaits at once
   struct Case {
     TileShape tile;
     int64_t batch;
