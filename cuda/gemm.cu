@@ -108,9 +108,10 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
     return r;
   }
   const WgmmaEntry& e = wgmma_entry_for(tile, cluster);
-  // Either form may launch (plan_runs_pingpong decides per plan): the residency both allow, and
-  // each function opted in to its shared memory.
-  std::vector<const void*> forms{reinterpret_cast<const void*>(e.main)};
+  // Any form may launch (plan_walks_whole_tiles and plan_runs_pingpong decide per plan): the
+  // residency all allow, and each function opted in to its shared memory.
+  std::vector<const void*> forms{reinterpret_cast<const void*>(e.main),
+                                 reinterpret_cast<const void*>(e.whole_main)};
   if (e.pingpong_main != nullptr) forms.push_back(reinterpret_cast<const void*>(e.pingpong_main));
   r.ctas_per_sm = std::numeric_limits<int64_t>::max();
   for (const void* f : forms)
@@ -148,6 +149,7 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   facts.max_active_clusters = res.max_active_clusters;
   facts.max_grid_x = max_grid;
   shape_ = plan_launch(plan_, facts);
+  whole_ = plan_walks_whole_tiles(plan_);
   pingpong_ = plan_runs_pingpong(plan_);
   if (mainloop == Mainloop::Wgmma && plan_stages_operands(plan_)) allocate_staging();
   if (shape_.workspace_bytes > 0) {
@@ -212,6 +214,11 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     p.trace.segments = trace_segments_;
     p.trace.max_segments = shape_.max_segments;
   }
+  // The whole-tile forms of non-swapped tiles store only through the TMA: C not 16-byte aligned
+  // (or fp32) takes the general form (plan_walks_whole_tiles already asked for N % 8 == 0).
+  const bool tma_store_ok = wgmma_swapped(plan_.tile) || p.c_vectors;
+  const bool whole = whole_ && tma_store_ok;
+  const bool pingpong = pingpong_ && tma_store_ok;
   // Rows TMA cannot read (K % 8 != 0 or bases not 16-byte aligned) are read from a staged copy.
   const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads;
   last_staged_ = staged;
@@ -243,7 +250,7 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       constexpr auto kBoxCols = static_cast<uint32_t>(kEpilogueBoxCols);
       map_c_ = encode_output_map(ops.c, plan_.problem.m, plan_.problem.n, kBoxRows, kBoxCols);
       // The tail box of the form this launcher runs (a ping-pong consumer stores the whole width).
-      const uint32_t tail = pingpong_ ? wg->pingpong_tail_cols : wg->tail_cols;
+      const uint32_t tail = pingpong ? wg->pingpong_tail_cols : wg->tail_cols;
       map_c_tail_ = tail > 0
                         ? encode_output_map(ops.c, plan_.problem.m, plan_.problem.n, kBoxRows, tail)
                         : CUtensorMap{};
@@ -255,7 +262,7 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     maps.c = p.c_vectors ? map_c_ : CUtensorMap{};
     maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);
-    const WgmmaKernelFn main = pingpong_ ? wg->pingpong_main : wg->main;
+    const WgmmaKernelFn main = pingpong ? wg->pingpong_main : whole ? wg->whole_main : wg->main;
     if (size == 1) {
       main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(plan_, p,
                                                                                         maps);
@@ -278,9 +285,9 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     }
     KernelFn r = reduction_kernel<MmaLayout>;
     int threads = MmaLayout::kThreads;
-    if (wg != nullptr) {  // the layout that wrote the slots
-      r = pingpong_ ? wg->pingpong_reduce : wg->reduce;
-      threads = pingpong_ ? wg->pingpong_reduce_threads : wg->reduce_threads;
+    if (wg != nullptr) {  // the layout that wrote the slots (the ping-pong form writes none)
+      r = wg->reduce;
+      threads = wg->reduce_threads;
     }
     r<<<static_cast<unsigned>(shape_.reduction_grid), threads, 0, stream>>>(plan_, p);
     check_cuda(cudaGetLastError(), "reduction_kernel launch");

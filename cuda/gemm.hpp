@@ -74,7 +74,9 @@ class GemmLauncher {
   // or bases not 16-byte aligned; stage_rows.hpp).
   bool last_staged() const { return last_staged_; }
   // Whether wgmma launches run the ping-pong form (plan_runs_pingpong: the plan's tile, whole-tile
-  // segments, its CTAs' most segments, its k-tiles).
+  // segments, its CTAs' most segments, its k-tiles, C's rows); a launch whose C base is not
+  // 16-byte aligned or whose C is fp32 runs the cooperative form (the ping-pong form stores
+  // through the TMA only).
   bool pingpong() const { return pingpong_; }
 
  private:
@@ -87,6 +89,7 @@ class GemmLauncher {
   Mainloop mainloop_;
   bool last_staged_ = false;
   LaunchShape shape_;
+  bool whole_ = false;  // plan_walks_whole_tiles
   bool pingpong_ = false;
   int64_t ctas_per_sm_ = 0;
   float* workspace_ = nullptr;

@@ -36,8 +36,8 @@ struct KernelConfig {
 // produces (one thread walks the plan and issues TMA loads into a ring of stages; in a cluster it
 // loads a slice of the shared operand and multicasts it); warpgroups 1 and 2 consume (wgmma), each
 // owning a kWgRows x kWgCols block of the tile (ping-pong: the whole tile of every other
-// segment), then run fixup and epilogue.
-template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false>
+// segment), then run fixup and epilogue. kWhole: the whole-tile form (below).
+template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false, bool kWhole = kPp>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
   static constexpr int kTileN = kN;
@@ -57,6 +57,12 @@ struct WgmmaConfig {
   // Ping-pong consumers each own the whole frame (every other segment); otherwise 64-row frames
   // split the columns between the consumers, taller frames split the rows.
   static constexpr bool kPingpong = kPp;
+  // The whole-tile forms (the ping-pong form is one) run only plans without a split region whose
+  // C a non-swapped tile stores through the TMA (plan_walks_whole_tiles; the launcher checks C's
+  // base): they walk whole tiles (walk_next_whole) and compile neither fix-up nor, on non-swapped
+  // tiles, the register epilogue — a shorter cold path through their code (docs/PERFORMANCE.md,
+  // "The cold start is our code's first fetch").
+  static constexpr bool kWholeTiles = kWhole;
   static constexpr int kBlockOwners = kPingpong ? 1 : kConsumers;  // warpgroups sharing a tile
   static constexpr int kConsumersN = kPingpong ? 1 : wgmma_consumers_along_n(kFrameM);
   static constexpr int kConsumersM = kBlockOwners / kConsumersN;
@@ -100,6 +106,7 @@ struct WgmmaConfig {
   static constexpr int kConsumerRegs = 232;
 
   static_assert(kFrameM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
+  static_assert(!kPingpong || kWholeTiles, "the ping-pong form runs whole tiles only");
   static_assert(!kPingpong || wgmma_can_pingpong(TileShape{kM, kN, cuda::kTileK}),
                 "ping-pong only where one warpgroup holds the whole tile");
   static_assert(kWgCols % 8 == 0 && kMmaCols <= 256, "wgmma N is a multiple of 8 up to 256");

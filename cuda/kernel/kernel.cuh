@@ -14,8 +14,8 @@ __device__ __forceinline__ bool traced(const GemmParams& p) { return p.trace.cta
 
 // One segment on the accumulator owners of layout L, as cluster rank `rank` (its own CTA tile and
 // workspace slots): mac(tile_m, tile_n, s, acc) fills acc; epi(tile_m, tile_n, acc) writes a
-// finished tile to C.
-template <class L, class Mac, class Epi>
+// finished tile to C. kWholeTiles: every segment is a whole tile (no fix-up compiled).
+template <class L, bool kWholeTiles = false, class Mac, class Epi>
 __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& p, const Segment& s,
                                             int64_t rank, SegmentTrace* rec, Mac&& mac, Epi&& epi) {
   const bool tr = traced(p);
@@ -25,9 +25,10 @@ __device__ __forceinline__ void run_segment(const Plan& plan, const GemmParams& 
   typename L::Acc acc;
   mac(tm, tn, s, acc);
   const uint64_t t_mac_end = tr ? ptx::globaltimer() : 0;
-  const uint64_t waited = fixup<L>(plan, p, s, rank, acc);
+  uint64_t waited = 0;
+  if constexpr (!kWholeTiles) waited = fixup<L>(plan, p, s, rank, acc);
   const uint64_t t_fixup_end = tr ? ptx::globaltimer() : 0;
-  if (s.role == Role::Whole || s.role == Role::Final) epi(tm, tn, acc);
+  if (kWholeTiles || s.role == Role::Whole || s.role == Role::Final) epi(tm, tn, acc);
   if (tr && L::tid() == 0 && rec != nullptr) {
     rec->work_id = s.work_id;
     rec->tile = s.tile;

@@ -1,8 +1,8 @@
 // Ladder step 2+ kernel (sm_90a), one instantiation per kernel tile: the same walk -> mainloop ->
 // fixup -> epilogue, warp-specialised. Warpgroup 0's first thread walks the plan and streams
 // k-tiles through the TMA ring; warpgroups 1-2 walk it too, consume the ring with wgmma, then run
-// fixup and epilogue on their 256 threads (ping-pong: each on its own 128, every other segment
-// of the walk, so that one's fix-up and epilogue overlap the other's MMAs), storing bf16 tiles
+// fixup and epilogue on their 256 threads (ping-pong: each on its own 128, every other whole tile
+// of the walk, so that one's epilogue overlaps the other's MMAs), storing bf16 tiles
 // through the TMA without waiting for the stores (a swapped tile's transpose from registers).
 // setmaxnreg moves registers from producer to consumers.
 #pragma once
@@ -40,13 +40,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     int32_t n = 0;
     const int consumer = wg - 1;
     Turns turns;
-    while (walk_next(plan, w, s)) {
+    while (walk_next_as<Cfg::kWholeTiles>(plan, w, s)) {
       if (Cfg::kPingpong && n % Cfg::kConsumers != consumer) {  // the other consumer's segment
         pos.skip(segment_iters(s));
         ++n;
         continue;
       }
-      run_segment<L>(
+      run_segment<L, Cfg::kWholeTiles>(
           plan, p, s, cluster_rank<Cfg>(), trace_slot(p, n),
           [&](int64_t, int64_t, const Segment& seg, typename L::Acc& acc) {
             if constexpr (Cfg::kPingpong) {
@@ -58,10 +58,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
             if constexpr (Cfg::kSwapped) {
               epilogue<L>(p, tm, tn, acc);  // the transpose, from registers
-            } else if (p.c_vectors) {
+            } else if (Cfg::kWholeTiles || p.c_vectors) {
               epilogue_tma<Cfg, L>(&maps.c, &maps.c_tail, tm, tn, acc, boxes, p.m, p.n);
             } else {
-              epilogue<L>(p, tm, tn, acc);
+              epilogue<L>(p, tm, tn, acc);  // C rows not 16-byte aligned
             }
           });
       ++n;

@@ -155,7 +155,7 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
   walk_begin(plan, plan_cta<Cfg>(), w);
   Segment s;
   RingPos<Cfg> pos;
-  while (walk_next(plan, w, s)) {
+  while (walk_next_as<Cfg::kWholeTiles>(plan, w, s)) {
     const TileCoord cta = cta_tile(plan, s.tile, rank);
     const auto row_a = static_cast<int32_t>(cta.m * Cfg::kTileM);
     const auto row_b = static_cast<int32_t>(cta.n * Cfg::kTileN);

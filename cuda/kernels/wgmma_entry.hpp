@@ -28,13 +28,16 @@ struct WgmmaEntry {
   uint32_t slice_rows_b = 0;
   // The epilogue's narrower store box (0: a consumer's columns are whole boxes).
   uint32_t tail_cols = 0;
+  // The same kernel compiled for plans without a split region (plan_walks_whole_tiles): no fix-up,
+  // no split walk, and on non-swapped tiles no register epilogue (launched where C is 16-byte
+  // aligned bf16).
+  WgmmaKernelFn whole_main = nullptr;
   // The ping-pong form (nullptr where one warpgroup cannot hold the tile: wgmma_can_pingpong),
-  // launched where plan_runs_pingpong; same threads, shared memory and operand boxes, but a
-  // consumer stores the whole tile width, so its tail box is its own (64x96: 32 columns against
-  // the cooperative halves' 48).
+  // launched where plan_runs_pingpong and C stores through the TMA; same threads, shared memory
+  // and operand boxes, but a consumer stores the whole tile width, so its tail box is its own
+  // (64x96: 32 columns against the cooperative halves' 48). It runs whole tiles only: no
+  // separate reduction follows it.
   WgmmaKernelFn pingpong_main = nullptr;
-  KernelFn pingpong_reduce = nullptr;
-  int pingpong_reduce_threads = 0;
   uint32_t pingpong_tail_cols = 0;
 };
 

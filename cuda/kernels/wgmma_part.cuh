@@ -21,14 +21,17 @@ WgmmaEntry wgmma_entry() {
                  Cfg::kThreads,          WgmmaReducers<Cfg>::kThreads,
                  Cfg::kSmemBytes,        Cfg::kSliceRowsA,
                  Cfg::kSliceRowsB,       Cfg::kTailCols};
+    using Whole = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, false, true>;
+    static_assert(Whole::kThreads == Cfg::kThreads && Whole::kSmemBytes == Cfg::kSmemBytes &&
+                      Whole::kTailCols == Cfg::kTailCols,
+                  "the whole-tile form launches and stores like the cooperative one");
+    e.whole_main = gemm_kernel_wgmma<Whole>;
     if constexpr (wgmma_can_pingpong(kTile)) {
       using Pp = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, true>;
       static_assert(Pp::kThreads == Cfg::kThreads && Pp::kSmemBytes == Cfg::kSmemBytes &&
                         Pp::kSliceRowsA == Cfg::kSliceRowsA && Pp::kSliceRowsB == Cfg::kSliceRowsB,
                     "both forms launch alike and load the same operand boxes");
       e.pingpong_main = gemm_kernel_wgmma<Pp>;
-      e.pingpong_reduce = reduction_kernel<WgmmaReducers<Pp>>;
-      e.pingpong_reduce_threads = WgmmaReducers<Pp>::kThreads;
       e.pingpong_tail_cols = Pp::kTailCols;
     }
     return e;

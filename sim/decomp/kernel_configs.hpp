@@ -66,6 +66,13 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
 // (models/roofline/traffic.hpp).
 inline constexpr int kWgmmaConsumers = 2;
 inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
+// A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
+// (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
+constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }
+// The tile as the wgmma sees it: rows of the accumulator x its columns.
+constexpr TileShape wgmma_frame(const TileShape& t) {
+  return wgmma_swapped(t) ? TileShape{t.n, t.m, t.k} : t;
+}
 constexpr int wgmma_consumers_along_n(int tile_m) {
   return tile_m == kWgmmaRows ? kWgmmaConsumers : 1;
 }
@@ -102,11 +109,20 @@ constexpr bool wgmma_runs_pingpong(const TileShape& tile, bool whole_tiles, int6
                           tile.n <= kPingpongAloneMaxCols && k_tiles >= kPingpongAloneMinKtiles;
   return wgmma_can_pingpong(tile) && whole_tiles && (max_segments > 1 || alone_pays);
 }
-// The same for plan `p`, as the launcher and the simulator ask it: every work id of a plan without
-// a split region is a whole tile, and CTA 0 (which walks work ids 0, grid, 2 grid, ...) walks the
-// most.
+// Whether the kernels run plan `p` in a whole-tile form: no split region (every work id a whole
+// tile), and on a non-swapped tile C rows the TMA can store (bf16 N % kTmaStoreAlignElems == 0).
+// Those forms compile neither the split walk nor the fix-up nor, on non-swapped tiles, the
+// register epilogue: a shorter cold path through the code (docs/PERFORMANCE.md). The launcher
+// also takes the general form for a C base that is not 16-byte aligned or an fp32 C.
+inline constexpr int64_t kTmaStoreAlignElems = 8;  // bf16 elements per 16 bytes
+constexpr bool plan_walks_whole_tiles(const Plan& p) {
+  return p.split_mode == SplitMode::None && p.split_units == 0 &&
+         (wgmma_swapped(p.tile) || p.problem.n % kTmaStoreAlignElems == 0);
+}
+// The same for plan `p`, as the launcher and the simulator ask it: CTA 0 (which walks work ids 0,
+// grid, 2 grid, ...) walks the most. The ping-pong form is a whole-tile form.
 constexpr bool plan_runs_pingpong(const Plan& p) {
-  const bool whole_tiles = p.split_mode == SplitMode::None;
+  const bool whole_tiles = plan_walks_whole_tiles(p);
   return wgmma_runs_pingpong(p.tile, whole_tiles, whole_tiles && p.work_units > p.grid ? 2 : 1,
                              p.k_tiles);
 }
@@ -122,14 +138,6 @@ constexpr bool plan_stages_operands(const Plan& p) { return stages_operands(p.pr
 // The padded row length (elements) of a staged operand of depth k.
 constexpr int64_t staged_row_pitch(int64_t k) {
   return (k + kTmaRowAlignElems - 1) / kTmaRowAlignElems * kTmaRowAlignElems;
-}
-
-// A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
-// (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
-constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }
-// The tile as the wgmma sees it: rows of the accumulator x its columns.
-constexpr TileShape wgmma_frame(const TileShape& t) {
-  return wgmma_swapped(t) ? TileShape{t.n, t.m, t.k} : t;
 }
 
 // The wgmma kernel's shared memory: a ring of operand stages (A + B of one k-tile each), the

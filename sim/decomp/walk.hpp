@@ -115,6 +115,16 @@ LW_HD void classify(const Plan& p, int64_t unit, Segment& s) {
   s.wait_value = p.storage == FixupStorage::InPlaceTurnstile ? s.k_begin - owner_len : 1;
 }
 
+// The segment of work id `id` past the split region: a whole tile.
+LW_HD void whole_tile_segment(const Plan& p, int64_t id, Segment& s) {
+  s = Segment{};
+  s.work_id = id;
+  s.tile = p.split_tiles + (id - p.split_units);
+  s.k_begin = 0;
+  s.k_end = p.k_tiles;
+  s.role = Role::Whole;
+}
+
 }  // namespace detail
 
 // Next segment of this CTA in execution order; false when the CTA has no more work.
@@ -159,13 +169,29 @@ LW_HD bool walk_next(const Plan& p, CtaWalk& w, Segment& s) {
       }
       continue;
     }
-    s = Segment{};
-    s.work_id = id;
-    s.tile = p.split_tiles + (id - p.split_units);
-    s.k_begin = 0;
-    s.k_end = kt;
-    s.role = Role::Whole;
+    detail::whole_tile_segment(p, id, s);
     return true;
+  }
+}
+
+// walk_next for a plan without a split region (split_units == 0, as every SplitMode::None plan):
+// the same segments, without the split-region code, for kernels that only ever run such plans
+// (the ping-pong form: a shorter cold path through the code, docs/PERFORMANCE.md).
+LW_HD bool walk_next_whole(const Plan& p, CtaWalk& w, Segment& s) {
+  if (w.next_work >= p.work_units) return false;
+  const int64_t id = w.next_work;
+  w.next_work += p.grid;
+  detail::whole_tile_segment(p, id, s);
+  return true;
+}
+
+// walk_next_whole where the caller runs whole tiles only, walk_next otherwise.
+template <bool kWholeTiles>
+LW_HD bool walk_next_as(const Plan& p, CtaWalk& w, Segment& s) {
+  if constexpr (kWholeTiles) {
+    return walk_next_whole(p, w, s);
+  } else {
+    return walk_next(p, w, s);
   }
 }
 

@@ -146,4 +146,26 @@ TEST_CASE("the launcher's ping-pong rule from the plan alone matches the one fro
       plan_schedule("dp", big, {64, 256, 64}, {kSms, 1}, Reduction::Deterministic).plan));
   CHECK_FALSE(plan_runs_pingpong(
       plan_schedule("splitk:2", big, {64, 128, 64}, {kSms, 1}, Reduction::Deterministic).plan));
+  // The ping-pong form stores through the TMA only: C rows of N % 8 != 0 elements take the other.
+  CHECK_FALSE(plan_runs_pingpong(plan_schedule("dp-persistent", {4096, 4092, 4096}, {128, 128, 64},
+                                               {kSms, 1}, Reduction::Deterministic)
+                                     .plan));
+}
+
+TEST_CASE("the whole-tile kernel forms run plans without a split region whose C they can store") {
+  const auto walks_whole = [](const char* name, const Problem& p, const TileShape& t) {
+    return plan_walks_whole_tiles(
+        plan_schedule(name, p, t, GpuShape{kSms, 1}, Reduction::Deterministic).plan);
+  };
+  const Problem aligned{1000, 3000, 512}, ragged_n{1000, 3001, 512};
+  CHECK(walks_whole("dp", aligned, {128, 128, 64}));
+  CHECK(walks_whole("dp-persistent", aligned, {64, 96, 64}));
+  CHECK(walks_whole("dp", aligned, {16, 64, 64}));
+  CHECK_FALSE(walks_whole("splitk:2", aligned, {128, 128, 64}));
+  CHECK_FALSE(walks_whole("streamk", aligned, {128, 128, 64}));
+  CHECK_FALSE(walks_whole("splitk:2", aligned, {16, 64, 64}));
+  // A non-swapped tile stores C through the TMA there: rows of N % 8 != 0 need the general form;
+  // a swapped tile writes its transpose from registers either way.
+  CHECK_FALSE(walks_whole("dp", ragged_n, {128, 128, 64}));
+  CHECK(walks_whole("dp", ragged_n, {16, 64, 64}));
 }

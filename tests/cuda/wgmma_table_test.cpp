@@ -13,7 +13,6 @@ using lw::TileShape;
 
 constexpr int kWgmmaThreads = 384;    // producer warpgroup + two consumer warpgroups
 constexpr int kBothConsumers = 256;   // a cooperative tile's accumulator owners
-constexpr int kOneConsumer = 128;     // a ping-pong tile's
 constexpr int kEpilogueBoxCols = 64;  // bf16 columns of one full store box (128 bytes)
 
 // The tiles whose whole accumulator fits one warpgroup's 128 threads x 128 fp32 (at least 64 rows,
@@ -45,6 +44,8 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     if (e.main == nullptr) continue;
     ++present;
     CHECK(static_cast<bool>(e.reduce));
+    CHECK(static_cast<bool>(e.whole_main));  // every config has its whole-tile form ...
+    CHECK((e.whole_main != e.main));         // ... compiled apart from the general one
     CHECK(e.threads == kWgmmaThreads);
     CHECK(e.smem_bytes == expected_smem(t));
     CHECK(e.slice_rows_a == t.m / c.n);
@@ -53,8 +54,7 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     REQUIRE((e.pingpong_main != nullptr) == has_pingpong_form(t));
     if (e.pingpong_main == nullptr) continue;
     CHECK((e.pingpong_main != e.main));
-    CHECK(static_cast<bool>(e.pingpong_reduce));
-    CHECK(e.pingpong_reduce_threads == kOneConsumer);
+    CHECK((e.pingpong_main != e.whole_main));
     // A ping-pong consumer stores the whole tile width in 64-column boxes and one narrower tail
     // (64x96: 64 + 32, where the cooperative halves store 48 each; 64x192: none, against 64 + 32).
     CHECK(e.pingpong_tail_cols == static_cast<uint32_t>(t.n % kEpilogueBoxCols));

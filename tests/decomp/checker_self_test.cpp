@@ -23,3 +23,10 @@ TEST_CASE("check_plan flags double coverage and non-resident waits") {
   q.work_units = q.tiles - 1 + q.split_units;
   CHECK(lw_test::check_plan(q, 132).find("covered 0 times") != std::string::npos);
 }
+
+TEST_CASE("check_plan flags split units in a plan without split mode") {
+  // The ping-pong kernels walk such plans as whole tiles only (walk_next_whole).
+  auto p = lw::plan_stream_k({128, 128, 4096}, {}, {2, 1}, 2, lw::Reduction::Deterministic).plan;
+  p.split_mode = lw::SplitMode::None;
+  CHECK(lw_test::check_plan(p, 2) == "a plan without split mode has 2 split units");
+}

@@ -43,6 +43,31 @@ bool is_owner(const lw::Segment& s) {
   return s.role == lw::Role::Whole || s.role == lw::Role::Final;
 }
 
+bool same_segment(const lw::Segment& a, const lw::Segment& b) {
+  return a.work_id == b.work_id && a.tile == b.tile && a.k_begin == b.k_begin &&
+         a.k_end == b.k_end && a.role == b.role && a.slot == b.slot &&
+         a.load_slots == b.load_slots && a.wait_value == b.wait_value && a.signal == b.signal &&
+         a.reduction_only == b.reduction_only;
+}
+
+// A plan without a split region: the whole-tile walk (the ping-pong kernels') gives CTA `cta` the
+// segments walk_next gives it. Empty when it does.
+std::string check_whole_tile_walk(const lw::Plan& p, int64_t cta,
+                                  const std::vector<lw::Segment>& walked) {
+  lw::CtaWalk w;
+  lw::walk_begin(p, cta, w);
+  lw::Segment s;
+  size_t i = 0;
+  for (; lw::walk_next_whole(p, w, s); ++i) {
+    if (i >= walked.size() || !same_segment(s, walked[i])) {
+      return "cta " + std::to_string(cta) + ": walk_next_whole's segment " + std::to_string(i) +
+             " differs from walk_next's";
+    }
+  }
+  if (i != walked.size()) return "cta " + std::to_string(cta) + ": walk_next_whole ends early";
+  return {};
+}
+
 }  // namespace
 
 std::vector<lw::Segment> walk_cta(const lw::Plan& p, int64_t cta) {
@@ -78,6 +103,16 @@ std::string check_plan(const lw::Plan& p, int64_t resident_ctas) {
     err << "work_units " << p.work_units << " != split_units " << p.split_units << " + dp tiles "
         << p.tiles - p.split_tiles;
     return err.str();
+  }
+  if (p.split_mode == lw::SplitMode::None && p.split_units != 0) {
+    err << "a plan without split mode has " << p.split_units << " split units";
+    return err.str();
+  }
+  if (p.split_units == 0) {
+    for (int64_t c = 0; c < p.grid; ++c) {
+      const std::string e = check_whole_tile_walk(p, c, walk_cta(p, c));
+      if (!e.empty()) return e;
+    }
   }
 
   // Collect every segment as a graph node.
