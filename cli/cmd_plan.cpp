@@ -59,9 +59,11 @@ int cmd_plan(int argc, char** argv) {
     << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
     << (p.persistent ? " persistent" : "") << ", split tiles " << p.split_tiles << ", units "
     << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots;
-  // The wgmma kernels' consumer form for a tile they have (sim/decomp/kernel_configs.hpp).
+  // The wgmma kernels' form for a tile they have (sim/decomp/kernel_configs.hpp): whole-tile
+  // (no split walk, no fix-up) or general, and the consumers'.
   if (kernel_tile_index(p.tile) >= 0) {
-    o << ", consumers " << (plan_runs_pingpong(p) ? "pingpong" : "cooperative");
+    o << ", kernel form " << (plan_walks_whole_tiles(p) ? "whole-tile" : "general")
+      << ", consumers " << (plan_runs_pingpong(p) ? "pingpong" : "cooperative");
   }
   o << "\n";
   size_t next = 0;  // steps come launch by launch, CTA by CTA

@@ -113,7 +113,12 @@ grep -q '"name":"store"' "$tmp/t.json"
 head=$("$lastwave" plan --gpu h200 --m 4096 --n 4096 --k 4096 --schedule dp-persistent)
 grep -q ', consumers pingpong$' <<<"${head%%$'\n'*}"
 head=$("$lastwave" plan --gpu h200 --m 4096 --n 4096 --k 4096 --schedule dp)
-grep -q ', consumers cooperative$' <<<"${head%%$'\n'*}"
+grep -q ', kernel form whole-tile, consumers cooperative$' <<<"${head%%$'\n'*}"
+# ... and its form: a plan with a split region, or C rows the TMA cannot store, runs the general one.
+head=$("$lastwave" plan --gpu h200 --m 4096 --n 4096 --k 4096 --schedule splitk:2)
+grep -q ', kernel form general, consumers cooperative$' <<<"${head%%$'\n'*}"
+head=$("$lastwave" plan --gpu h200 --m 4096 --n 4100 --k 4096 --schedule dp)
+grep -q ', kernel form general, consumers cooperative$' <<<"${head%%$'\n'*}"
 
 # models --check lists a fitted file's values above their physical ceilings on its GPU.
 check=$("$lastwave" models --check configs/models/h200-bf16-wgmma-r17.json)
