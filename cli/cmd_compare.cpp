@@ -1,5 +1,6 @@
 // `lastwave compare`: per-shape winner over a shape corpus and a summary per schedule (geomean
 // speedup over dp, share of shapes within 1 % of the best); CSV and SVG plots (compare_plots.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -35,6 +36,37 @@ constexpr double kWithinBestMargin = 0.01;
 // The table lists each shape only for corpora up to this size.
 constexpr size_t kMaxShapeLines = 64;
 
+// Shapes the simulator cannot take (simulation_refusal: every schedule's row refused) leave the
+// table; returns one line naming how many and the first, or "" when none did.
+std::string drop_refused_shapes(std::vector<Problem>& shapes, std::vector<PredictRow>& rows,
+                                size_t schedules) {
+  std::vector<Problem> kept_shapes;
+  std::vector<PredictRow> kept_rows;
+  std::string first;
+  size_t dropped = 0;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const auto begin = rows.begin() + static_cast<std::ptrdiff_t>(i * schedules);
+    const auto end = begin + static_cast<std::ptrdiff_t>(schedules);
+    const auto refused =
+        std::find_if(begin, end, [](const PredictRow& r) { return !r.refused.empty(); });
+    if (refused == end) {
+      kept_shapes.push_back(shapes[i]);
+      kept_rows.insert(kept_rows.end(), begin, end);
+      continue;
+    }
+    if (dropped++ == 0) {
+      const Problem& p = shapes[i];
+      first = std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k) + ": " +
+              refused->refused;
+    }
+  }
+  shapes = std::move(kept_shapes);
+  rows = std::move(kept_rows);
+  if (dropped == 0) return "";
+  return std::to_string(dropped) +
+         " shape(s) left out, which the simulator cannot take; the first: " + first;
+}
+
 // The winner's interval and the shape's flag, after its line ("" without coverage).
 std::string coverage_note(const PredictRow& winner) {
   const RowCoverage& c = *winner.coverage;
@@ -67,7 +99,7 @@ int cmd_compare(int argc, char** argv) {
   const std::string format = format_from(vm, {"table", "csv"});
   PlotRequest plot_request = plot_request_from(vm);
   const GpuSpec gpu = gpu_from(vm);
-  const auto shapes = shapes_from(vm);
+  auto shapes = shapes_from(vm);
   auto schedules = parse_schedule_list(vm["schedule"].as<std::string>());
   if (std::find(schedules.begin(), schedules.end(), "dp") == schedules.end()) {
     schedules.insert(schedules.begin(), "dp");
@@ -76,12 +108,15 @@ int cmd_compare(int argc, char** argv) {
       static_cast<size_t>(std::find(schedules.begin(), schedules.end(), "dp") - schedules.begin());
   const auto model = model_from(vm, gpu);
   refuse_other_gpu(vm, gpu);
-  const PredictSetup setup = predict_setup_from(vm, gpu, *model, shapes, schedules);
+  const PredictSetup setup = predict_setup_from(vm, gpu, *model, schedules);
   if (!setup.best_skipped.empty())
     std::cerr << "lastwave compare: note: " << setup.best_skipped << "\n";
   Progress progress("compare", static_cast<int64_t>(shapes.size()), "shapes",
                     ProgressStyle::for_stderr(vm.count("quiet") > 0));
   auto rows = predict_all(shapes, schedules, setup, &progress);
+  const std::string dropped = drop_refused_shapes(shapes, rows, schedules.size());
+  if (shapes.empty()) throw std::invalid_argument("no shape left to compare: " + dropped);
+  if (!dropped.empty()) std::cerr << "lastwave compare: " << dropped << "\n";
   if (const ModelFile* file = fitted_model_file(vm)) {
     if (file->coverage) {
       attach_coverage(*file->coverage, gpu.sms, rows);

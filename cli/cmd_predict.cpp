@@ -93,7 +93,8 @@ constexpr size_t kLabelWidth = 50;  // characters of the table's label column, a
 // A row's table label: schedule -> choice, and for `best` its config (and rank); a refused
 // `best` row names no pick (the model could not cost the search).
 std::string table_label(const PredictRow& r) {
-  if (r.schedule == "best" && !r.refused.empty()) return r.schedule;
+  // ... as does a row refused before planning (simulation_refusal: no plan, no choice).
+  if (!r.refused.empty() && (r.schedule == "best" || r.choice.empty())) return r.schedule;
   std::string label =
       (r.rank > 0 ? r.schedule + " #" + std::to_string(r.rank) : r.schedule) + " -> " + r.choice;
   if (r.schedule == "best") {
@@ -112,8 +113,14 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
   for (const auto& block : blocks) {
     const PredictRow& first = block.front();
     o << first.problem.m << 'x' << first.problem.n << 'x' << first.problem.k << " on " << gpu_name
-      << ": " << first.tiles << " tiles x " << first.k_tiles << " iters, ideal makespan "
-      << (first.refused.empty() ? fmt("%.1f", first.ideal) + " " + unit : "refused") << "\n";
+      << ": ";
+    if (first.tiles > 0) {  // a row refused before planning has no plan to describe
+      o << first.tiles << " tiles x " << first.k_tiles << " iters, ideal makespan "
+        << (first.refused.empty() ? fmt("%.1f", first.ideal) + " " + unit : "refused");
+    } else {
+      o << "refused";
+    }
+    o << "\n";
     if (first.coverage && first.coverage->extrapolated) {
       o << "  EXTRAPOLATED: " << first.coverage->reason << "\n";
     }

@@ -110,10 +110,9 @@ std::optional<std::string> text_option(const po::variables_map& vm, const char* 
 }  // namespace
 
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
-                                const CostModel& model, const std::vector<Problem>& shapes,
-                                const std::vector<std::string>& schedules) {
+                                const CostModel& model, const std::vector<std::string>& schedules) {
   return make_predict_setup(text_option(vm, "tile"), text_option(vm, "cluster"), reduction_from(vm),
-                            gpu, model, shapes, schedules);
+                            gpu, model, schedules);
 }
 
 void add_model_options(po::options_description& desc) {

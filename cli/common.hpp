@@ -43,8 +43,7 @@ Reduction reduction_from(const po::variables_map& vm);
 
 // make_predict_setup (sim/api/predict_run.hpp) from --tile, --cluster and --reduction.
 PredictSetup predict_setup_from(const po::variables_map& vm, const GpuSpec& gpu,
-                                const CostModel& model, const std::vector<Problem>& shapes,
-                                const std::vector<std::string>& schedules);
+                                const CostModel& model, const std::vector<std::string>& schedules);
 
 // --model NAME|FILE.json and --param name=value,...
 void add_model_options(po::options_description& desc);

@@ -297,7 +297,6 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
 PredictSetup make_predict_setup(const std::optional<std::string>& tile,
                                 const std::optional<std::string>& cluster, Reduction reduction,
                                 const GpuSpec& gpu, const CostModel& model,
-                                const std::vector<Problem>& shapes,
                                 const std::vector<std::string>& schedules) {
   PredictSetup setup;
   setup.gpu = gpu_shape(gpu);
@@ -306,19 +305,13 @@ PredictSetup make_predict_setup(const std::optional<std::string>& tile,
   const bool has_best = std::find(schedules.begin(), schedules.end(), "best") != schedules.end();
   const bool has_other = std::any_of(schedules.begin(), schedules.end(),
                                      [](const std::string& s) { return s != "best"; });
-  if (has_other) {
-    single_config(tile, cluster, setup);
-    for (const auto& s : shapes) {
-      plan_schedule("dp", s, setup.tile, setup.gpu, setup.reduction, setup.cluster);
-    }
-  }
+  // A shape the simulator cannot take (simulation_refusal) is not an error here: its rows are
+  // refused, the others answered.
+  if (has_other) single_config(tile, cluster, setup);
   if (has_best) {
     setup.best_tiles = tile ? parse_kernel_tiles(*tile) : model_tiles(model);
     setup.best_clusters = cluster ? parse_kernel_clusters(*cluster) : model_clusters(model);
     setup.best_skipped = skipped_text(model, setup.best_tiles, setup.best_clusters);
-    for (const auto& t : setup.best_tiles) {
-      for (const auto& s : shapes) plan_geometry(s, t, setup.gpu);
-    }
   }
   return setup;
 }
@@ -327,7 +320,7 @@ PreparedPredict prepare_predict(PredictRequest request) {
   PreparedPredict p;
   p.model = build_model(request.model, request.gpu);
   p.setup = make_predict_setup(request.tile, request.cluster, request.reduction, request.gpu,
-                               *p.model, request.shapes, request.schedules);
+                               *p.model, request.schedules);
   const auto& s = request.schedules;
   if (request.top) {
     if (*request.top < 1) {

@@ -24,12 +24,12 @@ std::vector<PredictRow> predict_all(const std::vector<Problem>& shapes,
                                     const PredictSetup& setup, const ShapeDone& done = {});
 
 // Tile (or best's kernel-tile list) from --tile text, cluster(s) from --cluster text (nullopt:
-// the defaults), GPU shape, reduction and model for predict/compare; validates every shape, tile
-// and the model's parameters for each tile against them. Throws std::invalid_argument.
+// the defaults), GPU shape, reduction and model for predict/compare; validates the tile(s) and
+// the model's parameters for each against them (a shape the simulator cannot take is a refused
+// row, not an error: simulation_refusal). Throws std::invalid_argument.
 PredictSetup make_predict_setup(const std::optional<std::string>& tile,
                                 const std::optional<std::string>& cluster, Reduction reduction,
                                 const GpuSpec& gpu, const CostModel& model,
-                                const std::vector<Problem>& shapes,
                                 const std::vector<std::string>& schedules);
 
 // What `lastwave predict` is asked.

@@ -60,6 +60,18 @@ struct PredictSetup {
   const CostModel* model = nullptr;
 };
 
+// The most tiles a plan the simulator runs may have: a data-parallel plan of 2^26 tiles takes about
+// 4 s to simulate on a 2-core machine (7.8e7 tiles: 4.4 s), and 2^26 tiles of 128x128 are 2.2 TB
+// of bf16 output, more than a GPU holds. A larger one is refused (PredictRow::refused) instead of
+// running for minutes.
+inline constexpr int64_t kMaxSimulatedTiles = int64_t{1} << 26;
+
+// Why the simulator cannot take `problem` on `tile` (empty: it can): the planners' limits
+// (plan_geometry: more than 2^31 (tile, k) iterations, m*n*k beyond 2^63) or more tiles than
+// kMaxSimulatedTiles. predict(), predict_ranked() and predict_config() answer such a row refused
+// (best: from the candidate tiles it can take, refused when there are none).
+std::string simulation_refusal(const Problem& problem, const TileShape& tile, const GpuShape& gpu);
+
 // One row; `timeline` (optional) receives the simulated trace of the chosen plan.
 PredictRow predict(const Problem& problem, const std::string& schedule, const PredictSetup& setup,
                    Simulator& sim, std::vector<SegmentRecord>* timeline = nullptr);

@@ -137,6 +137,36 @@ expect_error "no parameter 'bogus'" predict --gpu h200 --m 128 --n 128 --k 128 -
 expect_error "unknown --format" predict --gpu h200 --m 128 --n 128 --k 128 --format xml
 expect_error "give --gpu NAME or --sms N" predict --m 128 --n 128 --k 128
 expect_error "exceeds" predict --gpu h200 --sms 500 --m 128 --n 128 --k 128
+# A shape the simulator cannot take (more than 2^26 tiles: minutes of simulation; more than 2^31
+# (tile, k) iterations; m*n*k beyond 2^63) is a refused row in a batch, the others answered; alone
+# with --strict, an error at once (not minutes of simulation).
+printf 'm,n,k\n256,256,256\n100000000000,16,16\n1000000000000,16,16\n9223372036854775807,16,16\n' \
+  >"$tmp/too_big.csv"
+"$lastwave" predict --gpu h200 --shapes "$tmp/too_big.csv" --schedule dp,best --format csv \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -ne 0 || $(grep -c ',ok,' "$tmp/out") -ne 2 || $(grep -c ',refused,' "$tmp/out") -ne 6 ]] ||
+  ! grep -q '^100000000000,16,16,132,dp,.*,refused,the plan has 781250000 tiles of 128x128x64; the simulator takes at most 67108864 (2^26)' "$tmp/out" ||
+  ! grep -q '^1000000000000,16,16,132,dp,.*,refused,problem has more than 2^31 (tile; k) iterations' "$tmp/out" ||
+  ! grep -q '^9223372036854775807,16,16,132,best,.*,refused,tile 16x64x64: .* overflows' "$tmp/out" ||
+  ! grep -q '^lastwave predict: 6 of 8 rows refused' "$tmp/err"; then
+  echo "FAIL: predict batch with shapes the simulator cannot take: rc=$rc"
+  cat "$tmp/out" "$tmp/err"
+  failures=$((failures + 1))
+fi
+expect_error "the simulator takes at most 67108864" predict --gpu h200 --m 100000000000 --n 16 \
+  --k 16 --strict
+# compare leaves such shapes out and says so; with none left, an error.
+"$lastwave" compare --gpu h200 --shapes "$tmp/too_big.csv" -q >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [[ $rc -ne 0 ]] || ! grep -q '^1 shapes on' "$tmp/out" ||
+  ! grep -q '^lastwave compare: 3 shape(s) left out, which the simulator cannot take; the first: 100000000000x16x16: the plan has' "$tmp/err"; then
+  echo "FAIL: compare with shapes the simulator cannot take: rc=$rc"
+  cat "$tmp/out" "$tmp/err"
+  failures=$((failures + 1))
+fi
+printf 'm,n,k\n100000000000,16,16\n' >"$tmp/only_too_big.csv"
+expect_error "no shape left to compare" compare --gpu h200 --shapes "$tmp/only_too_big.csv" -q
 expect_error "unknown subcommand" frobnicate
 expect_error "unknown GPU" waves --gpu a100,zz
 expect_error "bad --tile" predict --gpu h200 --m 128 --n 128 --k 128 --tile 128x128

@@ -1,5 +1,6 @@
 // `best`: the config search picks hand-derived winners, honours the tile filter, rejects tiles the
-// kernels lack, and its early cut-off never changes the answer of an exhaustive search.
+// kernels lack, and its early cut-off never changes the answer of an exhaustive search; shapes the
+// simulator cannot take are refused (simulation_refusal).
 #include "sim/predict/best.hpp"
 
 #include <doctest/doctest.h>
@@ -13,6 +14,7 @@
 #include "models/registry.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
+#include "sim/predict/predict.hpp"
 #include "sim/util/atomic_file.hpp"
 
 namespace {
@@ -397,4 +399,32 @@ TEST_CASE("rank_best equals the exhaustive ranking under the fitted r17 model") 
       }
     }
   }
+}
+
+TEST_CASE("a shape the simulator cannot take on some tiles: best searches the others") {
+  // 300000^2 outputs: 18750 x 4688 = 87,900,000 tiles of 16x64 (beyond 2^26 = 67,108,864),
+  // 2344 x 2344 = 5,494,336 of 128x128.
+  const lw::Problem huge{300000, 300000, 64};
+  const std::string narrow = lw::simulation_refusal(huge, {16, 64, 64}, kH200);
+  CHECK(narrow ==
+        "the plan has 87900000 tiles of 16x64x64; the simulator takes at most 67108864 (2^26)");
+  CHECK(lw::simulation_refusal(huge, {128, 128, 64}, kH200).empty());
+  // Past the planners' limits the reason is theirs.
+  CHECK(lw::simulation_refusal({1000000000000, 16, 16}, {128, 128, 64}, kH200) ==
+        "problem has more than 2^31 (tile, k) iterations");
+  // best over 16x64 only has nothing left to search: one refused row naming the tile.
+  const auto model = unit();
+  lw::PredictSetup setup;
+  setup.gpu = kH200;
+  setup.model = model.get();
+  setup.best_tiles = tiles("16x64x64");
+  setup.best_clusters = k1x1;
+  lw::Simulator sim;
+  const lw::PredictRow row = lw::predict(huge, "best", setup, sim);
+  CHECK(row.refused == "tile 16x64x64: " + narrow);
+  CHECK(row.makespan == 0);
+  const auto ranked = lw::predict_ranked(huge, 3, setup, sim);
+  REQUIRE(ranked.size() == 1);
+  CHECK(ranked[0].refused == row.refused);
+  CHECK(ranked[0].rank == 0);
 }
