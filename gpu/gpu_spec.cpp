@@ -16,7 +16,7 @@ namespace {
 
 // Declared ranges of the preset fields: counts are >= 1, rates and sizes positive, all finite
 // and below a bound no GPU reaches.
-constexpr double kMaxSms = 1e5;
+constexpr auto kMaxSms = static_cast<double>(kMaxGpuSms);
 constexpr double kMaxCtasPerSm = 32;  // CUDA's limit of resident CTAs per SM
 constexpr double kMaxRate = 1e6;      // TFLOP/s or TB/s
 constexpr double kMaxL2Mib = 1e6;     // MiB
@@ -138,6 +138,10 @@ GpuSpec gpu_preset(const std::string& name) {
 
 GpuSpec gpu_with_sms(int64_t sms, const GpuSpec* like) {
   if (sms < 1) throw std::invalid_argument("--sms must be >= 1, got " + std::to_string(sms));
+  if (sms > kMaxGpuSms) {
+    throw std::invalid_argument("--sms must be <= " + std::to_string(kMaxGpuSms) + ", got " +
+                                std::to_string(sms));
+  }
   GpuSpec g = like ? *like : GpuSpec{};
   if (like) {
     // Whole-GPU rates scale with the SMs kept; DRAM bandwidth is shared, not partitioned.

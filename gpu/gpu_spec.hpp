@@ -49,6 +49,10 @@ GpuSpec parse_gpu_preset(const std::string& json, const std::string& file);
 GpuSpec gpu_preset(const std::string& name);
 std::vector<std::string> gpu_preset_names();
 
+// The most SMs a GPU (a preset's "sms" or --sms) may have: far above any GPU (2026's largest have
+// under 200), and it bounds the simulator's per-SM state (--sms 1e8 exhausted 24 GB before).
+inline constexpr int64_t kMaxGpuSms = 100000;
+
 // A GPU known only by its SM count: used with --sms N (physical rates from `like`, if given). A
 // partition of `like` keeps its share of each cluster limit (floor(limit x sms / chip SMs)): the
 // stated rule where the partition was not measured.
