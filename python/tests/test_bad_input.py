@@ -62,6 +62,10 @@ CASES = {
                          "no best"),
     "plan of best": (lambda: lastwave.plan(SHAPE, "best"), ValueError, "not a plan"),
     "plan of unknown schedule": (lambda: lastwave.plan(SHAPE, "zigzag"), ValueError, "zigzag"),
+    "plan too long to list": (lambda: lastwave.plan((10**10, 16, 16), "dp"), ValueError,
+                              "more than 1048576 segments"),
+    "sms beyond any GPU": (lambda: lastwave.predict(SHAPE, sms=10**8, gpu=None), ValueError,
+                           "sms must be <= 100000"),
     "trace of two shapes": (lambda: lastwave.trace([SHAPE, SHAPE], "dp"), ValueError,
                             "3 sizes"),
 }

@@ -2,6 +2,8 @@
 #include "sim/api/plan_steps.hpp"
 
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "sim/trace/trace_json.hpp"
 
@@ -10,6 +12,11 @@ namespace lw {
 std::vector<PlanStep> plan_steps(const Plan& p) {
   std::vector<PlanStep> steps;
   const auto add = [&](int launch, int64_t cta, int64_t seq, const Segment& s) {
+    if (static_cast<int64_t>(steps.size()) == kMaxPlanSteps) {
+      throw std::invalid_argument("the plan has more than " + std::to_string(kMaxPlanSteps) +
+                                  " segments (2^20), more than plan lists; lastwave predict "
+                                  "gives its time");
+    }
     steps.push_back({launch, cta, seq, tile_coord_m(p, s.tile), tile_coord_n(p, s.tile), s});
   };
   for (int64_t cta = 0; cta < p.grid; ++cta) {

@@ -138,6 +138,7 @@ expect_error "unknown --format" predict --gpu h200 --m 128 --n 128 --k 128 --for
 expect_error "give --gpu NAME or --sms N" predict --m 128 --n 128 --k 128
 expect_error "exceeds" predict --gpu h200 --sms 500 --m 128 --n 128 --k 128
 expect_error "sms must be <= 100000, got 100000000" predict --sms 100000000 --m 128 --n 128 --k 128
+expect_error "more than 1048576 segments" plan --sms 132 --m 10000000000 --n 16 --k 16 --schedule dp
 # A shape the simulator cannot take (more than 2^26 tiles: minutes of simulation; more than 2^31
 # (tile, k) iterations; m*n*k beyond 2^63) is a refused row in a batch, the others answered; alone
 # with --strict, an error at once (not minutes of simulation).
