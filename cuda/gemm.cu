@@ -93,8 +93,23 @@ int64_t mma_ctas_per_sm() {
 
 }  // namespace
 
+void require_kernel_device() {
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+  int major = 0, minor = 0;
+  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev),
+             "compute capability");
+  check_cuda(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev),
+             "compute capability");
+  if (device_refusal(major, minor, "").empty()) return;
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
+  throw std::invalid_argument(device_refusal(major, minor, prop.name));
+}
+
 Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, Mainloop mainloop,
                            int64_t partition_sms) {
+  require_kernel_device();
   const int64_t size = cluster.m * cluster.n;
   Residency r;
   if (mainloop == Mainloop::Mma) {

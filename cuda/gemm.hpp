@@ -37,6 +37,10 @@ struct Operands {
 // Throws std::runtime_error("what: <cuda error>") unless e == cudaSuccess.
 void check_cuda(cudaError_t e, const char* what);
 
+// Throws std::invalid_argument (one line, device_refusal in launch_plan.hpp) unless the current
+// device can run the kernels (compute capability 9.0); GemmLauncher and kernel_residency call it.
+void require_kernel_device();
+
 // Host copy of a traced launch: main launch rows, then the separate-reduction launch rows.
 struct TraceResult {
   int64_t max_segments = 0;

@@ -17,6 +17,13 @@ std::string num(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
+std::string device_refusal(int major, int minor, const std::string& name) {
+  if (major == kKernelCcMajor && minor == kKernelCcMinor) return "";
+  return "the kernels are built for sm_90a (Hopper, compute capability " + num(kKernelCcMajor) +
+         "." + num(kKernelCcMinor) + ") and cannot run on " + name + " (compute capability " +
+         num(major) + "." + num(minor) + ")";
+}
+
 std::vector<std::vector<Segment>> host_walk(const Plan& plan) {
   std::vector<std::vector<Segment>> out(static_cast<size_t>(plan.grid));
   for (int64_t c = 0; c < plan.grid; ++c) {

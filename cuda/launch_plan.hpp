@@ -3,6 +3,7 @@
 // flags and trace buffers. The CUDA launcher (gemm.hpp) feeds it occupancy and SM counts.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/decomp/walk.hpp"
@@ -25,6 +26,14 @@ struct LaunchShape {
   int64_t max_segments = 0;   // most segments any CTA of the main launch walks (trace rows)
   int64_t resident_ctas = 0;  // partition_sms * ctas_per_sm
 };
+
+// The kernels are compiled for sm_90a only (wgmma, TMA multicast, setmaxnreg: Hopper's
+// architecture-specific features), which runs on devices of compute capability 9.0 and no other.
+inline constexpr int kKernelCcMajor = 9;
+inline constexpr int kKernelCcMinor = 0;
+// Why the kernels cannot run on device `name` of compute capability major.minor (one line), or
+// empty when they can.
+std::string device_refusal(int major, int minor, const std::string& name);
 
 // Checks that `plan` can run on the kernel and device part; throws std::invalid_argument with a
 // one-line reason otherwise (wrong tile, empty or oversized grid, persistent grid that is not

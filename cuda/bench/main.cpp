@@ -225,6 +225,7 @@ int main(int argc, char** argv) {
   bool time_limited = false;
   try {
     constexpr int kDevice = 0;
+    cuda::require_kernel_device();  // before any row: a device it cannot run on is one error
     const int64_t all = device_sms(kDevice);
     if (sms.empty()) sms = {all};
     for (int64_t s : sms) check_partition_request(s, all);

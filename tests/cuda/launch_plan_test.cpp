@@ -169,3 +169,12 @@ TEST_CASE("the whole-tile kernel forms run plans without a split region whose C 
   CHECK_FALSE(walks_whole("dp", ragged_n, {128, 128, 64}));
   CHECK(walks_whole("dp", ragged_n, {16, 64, 64}));
 }
+
+TEST_CASE("the kernels run on compute capability 9.0 only") {
+  CHECK(cuda::device_refusal(9, 0, "NVIDIA H200").empty());
+  CHECK(cuda::device_refusal(10, 0, "NVIDIA B200") ==
+        "the kernels are built for sm_90a (Hopper, compute capability 9.0) and cannot run on "
+        "NVIDIA B200 (compute capability 10.0)");
+  CHECK_FALSE(cuda::device_refusal(8, 0, "NVIDIA A100").empty());
+  CHECK_FALSE(cuda::device_refusal(9, 1, "a future 9.x").empty());
+}
