@@ -108,12 +108,6 @@ std::string check_plan(const lw::Plan& p, int64_t resident_ctas) {
     err << "a plan without split mode has " << p.split_units << " split units";
     return err.str();
   }
-  if (p.split_units == 0) {
-    for (int64_t c = 0; c < p.grid; ++c) {
-      const std::string e = check_whole_tile_walk(p, c, walk_cta(p, c));
-      if (!e.empty()) return e;
-    }
-  }
 
   // Collect every segment as a graph node.
   std::vector<Node> nodes;
@@ -124,6 +118,10 @@ std::string check_plan(const lw::Plan& p, int64_t resident_ctas) {
     if (static_cast<int64_t>(segs.size()) > cap) {
       err << "cta " << c << " walk does not terminate";
       return err.str();
+    }
+    if (p.split_units == 0) {
+      const std::string e = check_whole_tile_walk(p, c, segs);
+      if (!e.empty()) return e;
     }
     int64_t prev_work = -1;
     for (const auto& s : segs) {
