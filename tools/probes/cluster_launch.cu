@@ -1,0 +1,156 @@
+// What a cluster launch costs on its own (issue 29's fixed cost: a 2-CTA pair of our kernels takes
+// ~1.6 us more per launch than 1x1 at K = 64, most of it outside the CTAs' traced span). Kernels
+// shaped like lastwave's (384 threads, 200 KiB of shared memory: one CTA per SM) that do nothing
+// but stamp %globaltimer run after a marker kernel that stamps its own last exit; per launch
+// variant (no cluster; runtime cluster attribute of 2; compile-time __cluster_dims__(2); with and
+// without a cluster barrier at entry and exit) it prints the medians of: the gap from the marker's
+// last exit to the probe's first CTA entry, the probe's span (first entry to last exit), and the
+// event-timed sample around the probe. Build: nvcc -std=c++17 -arch=sm_90a -o cl cluster_launch.cu
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+namespace {
+constexpr int kThreads = 384;           // producer + two consumer warpgroups
+constexpr int kSmemBytes = 200 * 1024;  // more than half an SM's: one CTA per SM
+constexpr int kReps = 200;              // samples per variant
+constexpr int kMarkerCtas = 264;        // two per SM of a 132-SM part: the marker fills the GPU
+constexpr int kMarkerSpinNs = 20000;  // how long each marker CTA runs (a busy GPU before the probe)
+constexpr double kNsPerUs = 1e3;
+constexpr uint64_t kNoStamp = ~0ull;
+
+struct Stamps {
+  unsigned long long marker_exit;  // max over the marker's CTAs
+  unsigned long long first_entry;  // min over the probe's CTAs
+  unsigned long long last_exit;    // max over the probe's CTAs
+};
+
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ void cluster_barrier() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
+__global__ void marker(Stamps* s) {
+  const unsigned long long t0 = now_ns();
+  while (now_ns() - t0 < kMarkerSpinNs) {
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(&s->marker_exit, now_ns());
+}
+
+template <bool kSync>
+__device__ __forceinline__ void probe_body(Stamps* s) {
+  extern __shared__ int smem[];
+  const unsigned long long t = now_ns();
+  smem[threadIdx.x] = static_cast<int>(threadIdx.x);
+  if constexpr (kSync) {
+    cluster_barrier();
+  } else {
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicMin(&s->first_entry, t);
+  if constexpr (kSync) cluster_barrier();
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(&s->last_exit, now_ns());
+}
+
+template <bool kSync>
+__global__ void __launch_bounds__(kThreads, 1) probe_runtime(Stamps* s) {
+  probe_body<kSync>(s);
+}
+
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1) probe_static(Stamps* s) {
+  probe_body<true>(s);
+}
+
+bool check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return true;
+  std::fprintf(stderr, "cluster_launch: %s: %s\n", what, cudaGetErrorString(e));
+  return false;
+}
+
+struct Variant {
+  const char* name;
+  void (*fn)(Stamps*);
+  unsigned cluster;  // runtime cluster attribute (0: none)
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// kReps samples of [marker][event][probe][event]; prints the three medians.
+bool run(const Variant& v, unsigned grid, Stamps* d_stamps) {
+  if (!check(cudaFuncSetAttribute(v.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
+             "cudaFuncSetAttribute"))
+    return false;
+  std::vector<Stamps> init(kReps, Stamps{0, kNoStamp, 0});
+  if (!check(cudaMemcpy(d_stamps, init.data(), kReps * sizeof(Stamps), cudaMemcpyHostToDevice),
+             "stamps init"))
+    return false;
+  std::vector<cudaEvent_t> ev(2 * kReps);
+  for (auto& e : ev) cudaEventCreate(&e);
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attr{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = kSmemBytes;
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim = {v.cluster, 1, 1};
+  config.attrs = &attr;
+  config.numAttrs = v.cluster > 0 ? 1 : 0;
+  for (int r = 0; r < kReps; ++r) {
+    marker<<<kMarkerCtas, kThreads>>>(d_stamps + r);
+    cudaEventRecord(ev[2 * r]);
+    if (!check(cudaLaunchKernelEx(&config, v.fn, d_stamps + r), v.name)) return false;
+    cudaEventRecord(ev[2 * r + 1]);
+  }
+  if (!check(cudaDeviceSynchronize(), "sync")) return false;
+  std::vector<Stamps> st(kReps);
+  cudaMemcpy(st.data(), d_stamps, kReps * sizeof(Stamps), cudaMemcpyDeviceToHost);
+  std::vector<double> gap, span, timed;
+  for (int r = 0; r < kReps; ++r) {
+    gap.push_back(static_cast<double>(st[r].first_entry - st[r].marker_exit) / kNsPerUs);
+    span.push_back(static_cast<double>(st[r].last_exit - st[r].first_entry) / kNsPerUs);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]);
+    timed.push_back(ms * kNsPerUs);
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  std::printf("%s,%u,%.3f,%.3f,%.3f\n", v.name, grid, median(gap), median(span), median(timed));
+  return true;
+}
+}  // namespace
+
+int main() {
+  cudaDeviceProp prop{};
+  if (!check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties")) return 1;
+  Stamps* d = nullptr;
+  if (!check(cudaMalloc(&d, kReps * sizeof(Stamps)), "cudaMalloc")) return 1;
+  const Variant variants[] = {
+      {"no-cluster", probe_runtime<false>, 0},
+      {"runtime-2-no-barrier", probe_runtime<false>, 2},
+      {"runtime-2-barriers", probe_runtime<true>, 2},
+      {"static-2-barriers", probe_static, 0},
+  };
+  std::printf("device,%s,sms,%d\nvariant,grid,gap_us,span_us,timed_us\n", prop.name,
+              prop.multiProcessorCount);
+  const unsigned sms = static_cast<unsigned>(prop.multiProcessorCount);
+  for (unsigned grid : {96u, sms / 2 * 2, 2 * (sms / 2 * 2)}) {
+    for (int round = 0; round < 2; ++round) {
+      for (const auto& v : variants)
+        if (!run(v, grid, d)) return 1;
+    }
+  }
+  cudaFree(d);
+  return 0;
+}
