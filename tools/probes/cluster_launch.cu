@@ -38,6 +38,10 @@ __device__ __forceinline__ void cluster_barrier() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
+__device__ __forceinline__ void cluster_barrier_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;\nbarrier.cluster.wait;\n" ::: "memory");
+}
+
 __global__ void marker(Stamps* s) {
   const unsigned long long t0 = now_ns();
   while (now_ns() - t0 < kMarkerSpinNs) {
@@ -46,29 +50,37 @@ __global__ void marker(Stamps* s) {
   if (threadIdx.x == 0) atomicMax(&s->marker_exit, now_ns());
 }
 
-template <bool kSync>
+// Entry barrier: none (a CTA barrier), release/acquire, or relaxed. The stamps' atomics come
+// after both barriers, so no barrier follows a global write.
+enum Entry { kNoEntry, kEntryRelease, kEntryRelaxed };
+
+template <Entry kEntry, bool kExit>
 __device__ __forceinline__ void probe_body(Stamps* s) {
   extern __shared__ int smem[];
   const unsigned long long t = now_ns();
   smem[threadIdx.x] = static_cast<int>(threadIdx.x);
-  if constexpr (kSync) {
+  if constexpr (kEntry == kEntryRelease) {
     cluster_barrier();
+  } else if constexpr (kEntry == kEntryRelaxed) {
+    cluster_barrier_relaxed();
   } else {
     __syncthreads();
   }
-  if (threadIdx.x == 0) atomicMin(&s->first_entry, t);
-  if constexpr (kSync) cluster_barrier();
+  if constexpr (kExit) cluster_barrier();
   __syncthreads();
-  if (threadIdx.x == 0) atomicMax(&s->last_exit, now_ns());
+  if (threadIdx.x == 0) {
+    atomicMin(&s->first_entry, t);
+    atomicMax(&s->last_exit, now_ns());
+  }
 }
 
-template <bool kSync>
+template <Entry kEntry, bool kExit>
 __global__ void __launch_bounds__(kThreads, 1) probe_runtime(Stamps* s) {
-  probe_body<kSync>(s);
+  probe_body<kEntry, kExit>(s);
 }
 
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1) probe_static(Stamps* s) {
-  probe_body<true>(s);
+  probe_body<kEntryRelease, true>(s);
 }
 
 bool check(cudaError_t e, const char* what) {
@@ -137,10 +149,13 @@ int main() {
   Stamps* d = nullptr;
   if (!check(cudaMalloc(&d, kReps * sizeof(Stamps)), "cudaMalloc")) return 1;
   const Variant variants[] = {
-      {"no-cluster", probe_runtime<false>, 0},
-      {"runtime-2-no-barrier", probe_runtime<false>, 2},
-      {"runtime-2-barriers", probe_runtime<true>, 2},
-      {"static-2-barriers", probe_static, 0},
+      {"no-cluster", probe_runtime<kNoEntry, false>, 0},
+      {"runtime-2-no-barrier", probe_runtime<kNoEntry, false>, 2},
+      {"runtime-2-entry", probe_runtime<kEntryRelease, false>, 2},
+      {"runtime-2-entry-relaxed", probe_runtime<kEntryRelaxed, false>, 2},
+      {"runtime-2-exit", probe_runtime<kNoEntry, true>, 2},
+      {"runtime-2-entry-exit", probe_runtime<kEntryRelease, true>, 2},
+      {"static-2-entry-exit", probe_static, 0},
   };
   std::printf("device,%s,sms,%d\nvariant,grid,gap_us,span_us,timed_us\n", prop.name,
               prop.multiProcessorCount);
