@@ -1,5 +1,5 @@
-// What a cluster launch costs on its own (issue 29's fixed cost: a 2-CTA pair of our kernels takes
-// ~1.6 us more per launch than 1x1 at K = 64, most of it outside the CTAs' traced span). Kernels
+// What a cluster launch and its barriers cost on their own (issue 29's fixed cost: a 2-CTA pair of
+// our kernels takes ~1.6 us more per launch than 1x1 at K = 64). Kernels
 // shaped like lastwave's (384 threads, 200 KiB of shared memory: one CTA per SM) that do nothing
 // but stamp %globaltimer run after a marker kernel that stamps its own last exit; per launch
 // variant (no cluster; runtime cluster attribute of 2; compile-time __cluster_dims__(2); with and
@@ -110,7 +110,8 @@ bool run(const Variant& v, unsigned grid, Stamps* d_stamps) {
              "stamps init"))
     return false;
   std::vector<cudaEvent_t> ev(2 * kReps);
-  for (auto& e : ev) cudaEventCreate(&e);
+  for (auto& e : ev)
+    if (!check(cudaEventCreate(&e), "cudaEventCreate")) return false;
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute attr{};
   config.gridDim = dim3(grid);
@@ -122,19 +123,24 @@ bool run(const Variant& v, unsigned grid, Stamps* d_stamps) {
   config.numAttrs = v.cluster > 0 ? 1 : 0;
   for (int r = 0; r < kReps; ++r) {
     marker<<<kMarkerCtas, kThreads>>>(d_stamps + r);
-    cudaEventRecord(ev[2 * r]);
-    if (!check(cudaLaunchKernelEx(&config, v.fn, d_stamps + r), v.name)) return false;
-    cudaEventRecord(ev[2 * r + 1]);
+    if (!check(cudaGetLastError(), "marker launch") ||
+        !check(cudaEventRecord(ev[2 * r]), "cudaEventRecord") ||
+        !check(cudaLaunchKernelEx(&config, v.fn, d_stamps + r), v.name) ||
+        !check(cudaEventRecord(ev[2 * r + 1]), "cudaEventRecord"))
+      return false;
   }
   if (!check(cudaDeviceSynchronize(), "sync")) return false;
   std::vector<Stamps> st(kReps);
-  cudaMemcpy(st.data(), d_stamps, kReps * sizeof(Stamps), cudaMemcpyDeviceToHost);
+  if (!check(cudaMemcpy(st.data(), d_stamps, kReps * sizeof(Stamps), cudaMemcpyDeviceToHost),
+             "stamps copy"))
+    return false;
   std::vector<double> gap, span, timed;
   for (int r = 0; r < kReps; ++r) {
     gap.push_back(static_cast<double>(st[r].first_entry - st[r].marker_exit) / kNsPerUs);
     span.push_back(static_cast<double>(st[r].last_exit - st[r].first_entry) / kNsPerUs);
     float ms = 0;
-    cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]);
+    if (!check(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]), "cudaEventElapsedTime"))
+      return false;
     timed.push_back(ms * kNsPerUs);
   }
   for (auto& e : ev) cudaEventDestroy(e);
