@@ -15,27 +15,32 @@ struct UnitRange {
   int64_t end = 0;
 };
 
+// Iterations, tiles and units stay below 2^31 (make_geometry refuses more), so the functions below
+// divide in 32 bits: the kernels walk the plan on their critical path, and a 64-bit division is a
+// long subroutine of SASS in every kernel that inlines it.
+LW_HD uint32_t u32(int64_t x) { return static_cast<uint32_t>(x); }
+
 // Paper Stream-K: `units` contiguous ranges over `total` iterations, the first total%units one
 // longer.
 LW_HD int64_t even_unit_begin(int64_t total, int64_t units, int64_t u) {
-  const int64_t q = total / units;
-  const int64_t big = total % units;
-  return u * q + min64(u, big);
+  const uint32_t q = u32(total) / u32(units);
+  const uint32_t big = u32(total) - q * u32(units);
+  return static_cast<int64_t>(u) * q + (u32(u) < big ? u32(u) : big);
 }
 
 // Unit (of the even split) that owns iteration `it`.
 LW_HD int64_t even_unit_of(int64_t total, int64_t units, int64_t it) {
-  const int64_t q = total / units;
-  const int64_t big = total % units;
-  const int64_t big_span = big * (q + 1);
-  if (it < big_span) return it / (q + 1);
-  return big + (it - big_span) / q;
+  const uint32_t q = u32(total) / u32(units);
+  const uint32_t big = u32(total) - q * u32(units);
+  const uint32_t big_span = big * (q + 1);
+  if (u32(it) < big_span) return u32(it) / (q + 1);
+  return big + (u32(it) - big_span) / q;
 }
 
 // CUTLASS boundary snapping: a boundary closer than min_piece to a tile edge moves onto that edge,
 // so no split piece is shorter than min_piece k-tiles. Monotone, so neighbours stay consistent.
 LW_HD int64_t snap_boundary(int64_t b, int64_t k_tiles, int64_t min_piece) {
-  const int64_t r = b % k_tiles;
+  const int64_t r = u32(b) % u32(k_tiles);
   if (r < min_piece) return b - r;
   if (r > k_tiles - min_piece) return b + (k_tiles - r);
   return b;
@@ -43,7 +48,7 @@ LW_HD int64_t snap_boundary(int64_t b, int64_t k_tiles, int64_t min_piece) {
 
 // Tiles owned by a CUTLASS stream-K group.
 LW_HD int64_t cutlass_group_tiles(const Plan& p, int64_t group) {
-  return p.split_tiles / p.groups + (group < p.big_groups ? 1 : 0);
+  return u32(p.split_tiles) / u32(p.groups) + (group < p.big_groups ? 1 : 0);
 }
 
 LW_HD UnitRange unit_range(const Plan& p, int64_t unit) {
@@ -66,12 +71,12 @@ LW_HD UnitRange unit_range(const Plan& p, int64_t unit) {
       break;
     }
     case SplitMode::CutlassStream: {
-      r.group = unit % p.groups;
-      const int64_t i = unit / p.groups;
-      const int64_t units_per_group = p.split_units / p.groups;
-      const int64_t k_in_group = cutlass_group_tiles(p, r.group) * kt;
-      const int64_t per = k_in_group / units_per_group;
-      const int64_t big = k_in_group - per * units_per_group;
+      const uint32_t i = u32(unit) / u32(p.groups);
+      r.group = u32(unit) - i * u32(p.groups);
+      const uint32_t units_per_group = u32(p.split_units) / u32(p.groups);
+      const uint32_t k_in_group = u32(cutlass_group_tiles(p, r.group) * kt);
+      const uint32_t per = k_in_group / units_per_group;
+      const uint32_t big = k_in_group - per * units_per_group;
       const int64_t begin = per * i + min64(i, big);
       const int64_t end = begin + per + (i < big ? 1 : 0);
       r.begin = snap_boundary(begin, kt, p.min_piece);
