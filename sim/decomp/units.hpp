@@ -56,8 +56,8 @@ LW_HD UnitRange unit_range(const Plan& p, int64_t unit) {
   const int64_t kt = p.k_tiles;
   switch (p.split_mode) {
     case SplitMode::FixedSplit: {  // in 32 bits: units <= tiles x Kt < 2^31 (make_geometry)
-      const auto u = static_cast<uint32_t>(unit), tiles = static_cast<uint32_t>(p.split_tiles);
-      const auto kt32 = static_cast<uint32_t>(kt), splits = static_cast<uint32_t>(p.splits);
+      const uint32_t u = u32(unit), tiles = u32(p.split_tiles), kt32 = u32(kt);
+      const uint32_t splits = u32(p.splits);
       const uint32_t split = u / tiles, tile = u - split * tiles;
       const uint32_t per = kt32 / splits, big = kt32 - per * splits;
       r.begin = static_cast<int64_t>(tile) * kt + per * split + (split < big ? split : big);

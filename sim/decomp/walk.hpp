@@ -56,7 +56,7 @@ LW_HD void classify(const Plan& p, int64_t unit, Segment& s) {
   const bool owner = p.owner == FixupOwner::LastK ? s.k_end == kt : s.k_begin == 0;
   if (p.storage == FixupStorage::Slots) {
     if (p.split_mode == SplitMode::FixedSplit) {
-      const int64_t split = static_cast<uint32_t>(unit) / static_cast<uint32_t>(p.split_tiles);
+      const int64_t split = u32(unit) / u32(p.split_tiles);
       const int64_t peers = p.separate_reduction ? p.splits : p.splits - 1;
       if (owner && !p.separate_reduction) {
         s.role = Role::Final;
@@ -134,17 +134,17 @@ LW_HD bool walk_next(const Plan& p, CtaWalk& w, Segment& s) {
     if (w.unit >= 0 && w.range.begin < w.range.end) {
       int64_t b, e;
       // Iterations and tiles stay below 2^31 (make_geometry): the divisions run in 32 bits.
-      const auto kt32 = static_cast<uint32_t>(kt);
+      const uint32_t kt32 = u32(kt);
       if (p.walk == WalkOrder::Forward) {
         b = w.range.begin;
-        e = min64(w.range.end, (static_cast<uint32_t>(b) / kt32 + 1) * kt);
+        e = min64(w.range.end, (u32(b) / kt32 + 1) * kt);
         w.range.begin = e;
       } else {
         e = w.range.end;
-        b = max64(w.range.begin, (static_cast<uint32_t>(e - 1) / kt32) * kt);
+        b = max64(w.range.begin, (u32(e - 1) / kt32) * kt);
         w.range.end = b;
       }
-      const int64_t local_tile = static_cast<uint32_t>(b) / kt32;
+      const int64_t local_tile = u32(b) / kt32;
       s = Segment{};
       s.work_id = w.unit;
       s.tile = local_tile * p.groups + w.range.group;
