@@ -40,6 +40,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     int32_t n = 0;
     const int consumer = wg - 1;
     Turns turns;
+    join_cluster<Cfg>();
     while (walk_next_as<Cfg::kWholeTiles>(plan, w, s)) {
       if (Cfg::kPingpong && n % Cfg::kConsumers != consumer) {  // the other consumer's segment
         pos.skip(segment_iters(s));
@@ -72,8 +73,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     trace_cta<L>(p, n, t_entry);
   }
-  // No CTA leaves while a peer may still signal its barriers or multicast into it.
-  if constexpr (Cfg::kClusterSize > 1) ptx::cluster_sync();
+  // In a cluster the producer thread leaves last: drain_ring waited until no peer will signal
+  // this CTA's barriers or multicast into it again.
 }
 
 }  // namespace lw::cuda

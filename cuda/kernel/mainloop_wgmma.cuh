@@ -73,8 +73,10 @@ struct RingPos {
 };
 
 // Carves the ring, then the epilogue's store boxes, then the barriers out of dynamic shared memory
-// (aligned up to kAlign); thread 0 initialises the barriers; the whole CTA (the whole cluster:
-// peers signal each other's barriers) syncs.
+// (aligned up to kAlign); thread 0 initialises the barriers; the whole CTA syncs. In a cluster
+// (peers signal each other's barriers) every thread only arrives at the cluster barrier here: each
+// thread that uses the barriers waits on it first (join_cluster), so its latency overlaps the
+// prologue.
 template <class Cfg>
 __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   const uint32_t raw = ptx::smem_addr(smem);
@@ -95,11 +97,18 @@ __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
     ptx::fence_mbar_init();
   }
   if constexpr (Cfg::kClusterSize > 1) {
-    ptx::cluster_sync();
+    ptx::cluster_arrive_relaxed();
   } else {
     __syncthreads();
   }
   return r;
+}
+
+// Before a thread's first use of the ring's barriers: in a cluster, every peer has initialised
+// its barriers (make_ring's arrive); without one, make_ring's __syncthreads did it.
+template <class Cfg>
+__device__ __forceinline__ void join_cluster() {
+  if constexpr (Cfg::kClusterSize > 1) ptx::cluster_wait();
 }
 
 // Cluster rank of this CTA (the kernels launch 1-D clusters along x) and the plan CTA it walks as.
@@ -142,6 +151,17 @@ __device__ __forceinline__ void load_slice(uint32_t dst, const CUtensorMap* map,
   }
 }
 
+// The producer's last act in a cluster: waits until every stage it filled was released by the
+// consumers of every CTA of the cluster (as if filling kStages more). Then no peer will multicast
+// into this CTA or arrive on its barriers again, so it may exit without a cluster barrier.
+template <class Cfg>
+__device__ __forceinline__ void drain_ring(const Ring<Cfg>& ring, RingPos<Cfg> pos) {
+  for (int i = 0; i < Cfg::kStages; ++i) {
+    ptx::mbar_wait(ring.empty_bar(pos.stage), pos.phase ^ 1);
+    pos.advance();
+  }
+}
+
 // Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order.
 template <class Cfg>
 __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
@@ -155,6 +175,7 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
   walk_begin(plan, plan_cta<Cfg>(), w);
   Segment s;
   RingPos<Cfg> pos;
+  join_cluster<Cfg>();
   while (walk_next_as<Cfg::kWholeTiles>(plan, w, s)) {
     const TileCoord cta = cta_tile(plan, s.tile, rank);
     const auto row_a = static_cast<int32_t>(cta.m * Cfg::kTileM);
@@ -171,6 +192,7 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
       pos.advance();
     }
   }
+  if constexpr (Cfg::kClusterSize > 1) drain_ring(ring, pos);
 }
 
 // Frees ring stage `stage` in every CTA of the cluster (their producers multicast into ours).

@@ -118,6 +118,16 @@ __device__ __forceinline__ void cluster_sync() {
   asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 }
 
+// The two halves of a cluster barrier, apart: every thread arrives (relaxed: what it must publish
+// was fenced before, e.g. by fence_mbar_init), and a thread that will touch the cluster's shared
+// state waits (acquire) right before it does; a thread that exits without waiting is fine.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() {
+  asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+}
+
 // Shared-memory matrix descriptor: K-major operand, 128-byte swizzle, 8-row groups 1024 B apart.
 __device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t addr) {
   constexpr uint32_t kAddrMask = 0x3FFFF;  // 18-bit shared address
