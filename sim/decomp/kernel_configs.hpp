@@ -14,12 +14,14 @@ namespace lw {
 // and 128x64 spread small outputs over the SMs without splitting K (64x96 and 64x192 step the tile
 // count between the powers of two, as cuBLAS's 64x96 kernels do); 128xN widths let the tile count
 // fit the SM count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per
-// FLOP of 128x128.
+// FLOP of 128x128, and 192x192 cuts it by a third (cuBLAS runs it where its tile count fits one
+// wave, e.g. 4808x960: 130 tiles).
 inline constexpr TileShape kKernelTiles[] = {
     {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {64, 16, 64},   {64, 32, 64},
     {64, 64, 64},   {64, 96, 64},   {128, 64, 64},  {64, 128, 64},  {64, 192, 64},  {64, 256, 64},
     {128, 96, 64},  {128, 112, 64}, {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64},
-    {128, 176, 64}, {128, 192, 64}, {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {256, 128, 64},
+    {128, 176, 64}, {128, 192, 64}, {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64},
+    {256, 128, 64},
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 
@@ -55,8 +57,8 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
   return false;
 }
 
-// The wgmma kernel's consumer warpgroups and how they split a tile: taller tiles split the rows,
-// 64-row tiles (one wgmma's rows) the columns, each consumer owning its block for the fix-up and
+// The wgmma kernel's consumer warpgroups and how they split a tile: tiles of 128 or 256 rows split
+// the rows, 64- and 192-row tiles (an odd number of wgmma rows) the columns, each consumer owning its block for the fix-up and
 // the epilogue. Frames of 64 rows and at most kAlternateKMaxCols columns split the MAC loop
 // differently: the two consumers take alternate k-tiles, each multiplying the whole frame width,
 // and add their halves together afterwards, since one wgmma of n16..n64 does a k-tile in far
@@ -74,7 +76,7 @@ constexpr TileShape wgmma_frame(const TileShape& t) {
   return wgmma_swapped(t) ? TileShape{t.n, t.m, t.k} : t;
 }
 constexpr int wgmma_consumers_along_n(int tile_m) {
-  return tile_m == kWgmmaRows ? kWgmmaConsumers : 1;
+  return tile_m % (kWgmmaConsumers * kWgmmaRows) != 0 ? kWgmmaConsumers : 1;
 }
 inline constexpr int64_t kAlternateKMaxCols = 64;  // wider tiles: n48..n128 halves run as fast
 constexpr bool wgmma_consumers_alternate_k(const TileShape& tile) {
