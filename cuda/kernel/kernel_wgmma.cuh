@@ -6,6 +6,7 @@
 // through the TMA without waiting for the stores (a swapped tile's transpose from registers).
 // setmaxnreg moves registers from producer to consumers.
 #pragma once
+#include "cuda/kernel/epilogue_staged.cuh"
 #include "cuda/kernel/epilogue_tma.cuh"
 #include "cuda/kernel/kernel.cuh"
 #include "cuda/kernel/mainloop_wgmma.cuh"
@@ -62,7 +63,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             } else if (Cfg::kWholeTiles || p.c_vectors) {
               epilogue_tma<Cfg, L>(&maps.c, &maps.c_tail, tm, tn, acc, boxes, p.m, p.n);
             } else {
-              epilogue<L>(p, tm, tn, acc);  // C rows not 16-byte aligned
+              epilogue_staged<Cfg, L>(p, tm, tn, acc, boxes);  // C the TMA cannot store
             }
           });
       ++n;
