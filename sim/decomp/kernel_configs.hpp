@@ -17,11 +17,11 @@ namespace lw {
 // FLOP of 128x128, and 192x192 cuts it by a third (cuBLAS runs it where its tile count fits one
 // wave, e.g. 4808x960: 130 tiles).
 inline constexpr TileShape kKernelTiles[] = {
-    {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {64, 16, 64},   {64, 32, 64},
-    {64, 64, 64},   {64, 96, 64},   {128, 64, 64},  {64, 128, 64},  {64, 192, 64},  {64, 256, 64},
-    {128, 96, 64},  {128, 112, 64}, {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64},
-    {128, 176, 64}, {128, 192, 64}, {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64},
-    {256, 128, 64},
+    {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {64, 16, 64},
+    {64, 32, 64},   {64, 64, 64},   {64, 96, 64},   {128, 64, 64},  {64, 128, 64},
+    {64, 192, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64}, {128, 120, 64},
+    {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64},
+    {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64}, {256, 128, 64},
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 
@@ -58,14 +58,14 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
 }
 
 // The wgmma kernel's consumer warpgroups and how they split a tile: tiles of 128 or 256 rows split
-// the rows, 64- and 192-row tiles (an odd number of wgmma rows) the columns, each consumer owning its block for the fix-up and
-// the epilogue. Frames of 64 rows and at most kAlternateKMaxCols columns split the MAC loop
-// differently: the two consumers take alternate k-tiles, each multiplying the whole frame width,
-// and add their halves together afterwards, since one wgmma of n16..n64 does a k-tile in far
-// fewer issue slots and shared-memory reads than two of n8..n32 (docs/PERFORMANCE.md, losses).
-// Swapped tiles keep the column split (their frames' 64 rows are B's; alternating measured 1-2 %
-// slower there). Read by cuda/kernel/config.hpp and by the cost model's shared-memory traffic
-// (models/roofline/traffic.hpp).
+// the rows, 64- and 192-row tiles (an odd number of wgmma rows) the columns, each consumer owning
+// its block for the fix-up and the epilogue. Frames of 64 rows and at most kAlternateKMaxCols
+// columns split the MAC loop differently: the two consumers take alternate k-tiles, each
+// multiplying the whole frame width, and add their halves together afterwards, since one wgmma of
+// n16..n64 does a k-tile in far fewer issue slots and shared-memory reads than two of n8..n32
+// (docs/PERFORMANCE.md, losses). Swapped tiles keep the column split (their frames' 64 rows are
+// B's; alternating measured 1-2 % slower there). Read by cuda/kernel/config.hpp and by the cost
+// model's shared-memory traffic (models/roofline/traffic.hpp).
 inline constexpr int kWgmmaConsumers = 2;
 inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
