@@ -1,8 +1,8 @@
 // Staged epilogue (sm_90a, non-swapped wgmma layouts) for a C the TMA cannot store (bf16 rows of
 // N % 8 != 0 or a base not 16-byte aligned, or fp32 C): each consumer warp writes its 16-row strip
 // of one m64 block, a box-sized chunk of columns at a time, into its epilogue store box, then
-// copies the box to C element by element with masked stores — a loop, not the register epilogue's
-// unrolled per-fragment address arithmetic, which spills beside wide accumulators.
+// copies the box to C in the widest stores C's alignment allows, masked — a loop, not the register
+// epilogue's unrolled per-fragment address arithmetic, which spills beside wide accumulators.
 #pragma once
 #include <cuda_bf16.h>
 
@@ -44,23 +44,49 @@ __device__ __forceinline__ void stage_chunk(uint32_t box, const typename L::Acc&
   }
 }
 
-// Copies the warp's staged 16 x kCols box to C at (row0, col0), masked to m x n.
+// Shared-memory load of kBytes (2 to 16) at `addr`, as the type a global store of kBytes takes.
+template <int kBytes>
+__device__ __forceinline__ auto ld_shared_bytes(uint32_t addr) {
+  if constexpr (kBytes == 2) return ptx::ld_shared_b16(addr);
+  if constexpr (kBytes == 4) return ptx::ld_shared_b32(addr);
+  if constexpr (kBytes == 8) return ptx::ld_shared_v2_b32(addr);
+  if constexpr (kBytes == 16) return ptx::ld_shared_v4_b32(addr);
+}
+
+// Copies the warp's staged 16 x kCols box of OutT to C at (row0, col0), masked to m x n, in
+// stores of kBytes (C's rows and base are kBytes-aligned; col0 is a multiple of kBytes of OutT).
+template <typename OutT, int kCols, int kBytes>
+__device__ __forceinline__ void copy_chunk_by(const GemmParams& p, uint32_t box, int64_t row0,
+                                              int64_t col0, int lane) {
+  constexpr int kElems = kBytes / static_cast<int>(sizeof(OutT));
+  static_assert(kElems >= 1 && kCols % kElems == 0, "a store covers whole elements of a row");
+  constexpr int kPerRow = kCols / kElems;
+  auto* c = static_cast<char*>(p.c);
+#pragma unroll 1
+  for (int i = lane; i < kEpilogueBoxRows * kPerRow; i += kWarpSize) {
+    const int64_t row = row0 + i / kPerRow, col = col0 + (i % kPerRow) * kElems;
+    if (row >= p.m || col >= p.n) continue;  // n % kElems == 0: a store is all in or all out
+    using Word = decltype(ld_shared_bytes<kBytes>(0));
+    const int64_t at = (row * p.n + col) * static_cast<int64_t>(sizeof(OutT));
+    *reinterpret_cast<Word*>(c + at) =
+        ld_shared_bytes<kBytes>(box + static_cast<uint32_t>(i * kBytes));
+  }
+}
+
+// Copies the warp's staged 16 x kCols box to C at (row0, col0) in C's widest aligned stores.
 template <typename OutT, int kCols>
 __device__ __forceinline__ void copy_chunk(const GemmParams& p, uint32_t box, int64_t row0,
                                            int64_t col0, int lane) {
-  constexpr auto kOutBytes = static_cast<uint32_t>(sizeof(OutT));
-  OutT* c = static_cast<OutT*>(p.c);
-#pragma unroll 1
-  for (int i = lane; i < kEpilogueBoxRows * kCols; i += kWarpSize) {
-    const int64_t row = row0 + i / kCols, col = col0 + i % kCols;
-    if (row >= p.m || col >= p.n) continue;
-    const uint32_t addr = box + static_cast<uint32_t>(i) * kOutBytes;
-    if constexpr (std::is_same_v<OutT, float>) {
-      c[row * p.n + col] = __uint_as_float(ptx::ld_shared_b32(addr));
-    } else {
-      const uint16_t bits = ptx::ld_shared_b16(addr);
-      c[row * p.n + col] = *reinterpret_cast<const __nv_bfloat16*>(&bits);
-    }
+  constexpr int kOut = static_cast<int>(sizeof(OutT));
+  constexpr int kWide = 16, kMid = 8, kNarrow = 4;  // bytes per store
+  if (p.c_store_bytes >= kWide && kCols * kOut % kWide == 0) {
+    copy_chunk_by<OutT, kCols, kWide>(p, box, row0, col0, lane);
+  } else if (p.c_store_bytes >= kMid && kCols * kOut % kMid == 0) {
+    copy_chunk_by<OutT, kCols, kMid>(p, box, row0, col0, lane);
+  } else if (kOut >= kNarrow || p.c_store_bytes >= kNarrow) {
+    copy_chunk_by<OutT, kCols, kNarrow>(p, box, row0, col0, lane);
+  } else if constexpr (kOut < kNarrow) {  // bf16 rows of odd N
+    copy_chunk_by<OutT, kCols, kOut>(p, box, row0, col0, lane);
   }
 }
 

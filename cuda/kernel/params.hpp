@@ -20,6 +20,7 @@ struct GemmParams {
   bool vector_loads = false;  // K % 8 == 0 and A, B 16-byte aligned: 16-byte cp.async loads
   bool out_f32 = false;       // C is fp32 (else bf16)
   bool c_vectors = false;     // bf16 C 16-byte aligned with N % 8 == 0: TMA-store epilogue
+  int32_t c_store_bytes = 0;  // staged epilogue's stores: the widest (bytes, 2 to 16) C allows
 };
 
 }  // namespace lw::cuda
