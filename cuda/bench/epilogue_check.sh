@@ -17,7 +17,7 @@ OUT=$3
 shift 3
 HERE=$(dirname "$0")
 SHAPES=configs/shapes
-WIDE=(--tile 128x128,128x192,128x256,256x128,64x256 --cluster 1x1,2x1)
+WIDE=(--tile 128x128,128x192,128x256,192x192,256x128,64x256 --cluster 1x1,2x1)
 CHOOSER=(--tile 64x128,128x128,128x256,256x128 --cluster 1x1,2x1
   --decomposition dp-persistent,splitk:2,splitk:4,streamk)
 status=0

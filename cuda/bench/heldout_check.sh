@@ -3,9 +3,9 @@
 # shapes (configs/shapes/traffic-heldout-chooser.csv) on every config that can win them, cuBLAS in
 # every row. Shapes are split by a rule on the shape alone: small or skinny (2MNK < 12 GFLOP or
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles, and the 128-row
-# tiles of 128 columns and more in pairs (the fastest config on 23 of the 127 among those tiles,
-# docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with every cluster and the
-# persistent, split-K and Stream-K family. tools/small_report.py takes the CSVs together.
+# tiles of 128 columns and more and 192x192 in pairs (a pair was the fastest config on 23 of the 127
+# among the 128-row tiles, docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with every
+# cluster and the persistent, split-K and Stream-K family. tools/small_report.py takes the CSVs together.
 # Usage: cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR: lastwave-bench)
 # TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
 # short device budget still writes the shapes it measured.
@@ -35,13 +35,13 @@ if [[ ,$WHICH, == *,small,* ]]; then
     --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS.csv" \
     >"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" \
-    --tile 128x128,128x160,128x192,128x224,128x256,256x128 --cluster 2x1,1x2 \
+    --tile 128x128,128x160,128x192,128x224,128x256,192x192,256x128 --cluster 2x1,1x2 \
     --decomposition dp,dp-persistent,splitk:2 --shuffle 20261204 --sms "$SMS" "${limit[@]}" \
     --out "$OUT/heldout-small-pairs-$SMS.csv" >>"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
 fi
 if [[ ,$WHICH, == *,large,* ]]; then
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
-    --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,256x128 \
+    --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
     --shuffle 20261204 --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
     >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
