@@ -5,7 +5,8 @@
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles, and the 128-row
 # tiles of 128 columns and more and 192x192 in pairs (a pair was the fastest config on 23 of the 127
 # among the 128-row tiles, docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with every
-# cluster and the persistent, split-K and Stream-K family. tools/small_report.py takes the CSVs together.
+# cluster and the persistent, split-K and Stream-K family. tools/small_report.py takes the CSVs
+# together.
 # Usage: cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR: lastwave-bench)
 # TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
 # short device budget still writes the shapes it measured.
