@@ -73,44 +73,6 @@ __device__ __forceinline__ void copy_chunk_by(const GemmParams& p, uint32_t box,
   }
 }
 
-// Copies the warp's staged 16 x kCols box of bf16 to C at (row0, col0), masked to m x n, where C's
-// rows are only 2-byte aligned (odd N or base): each lane takes one 16-byte-aligned group of 8
-// elements of a row in C, gathers it from the box and stores it with one 16-byte store, or element
-// by element at the row's ends (the box's rows are not 16-byte aligned in C, so the gathering).
-template <int kCols>
-__device__ __forceinline__ void copy_chunk_shifted(const GemmParams& p, uint32_t box, int64_t row0,
-                                                   int64_t col0, int lane) {
-  constexpr int kGroupElems = 8;  // bf16 per 16-byte store
-  constexpr int kGroupBytes = kGroupElems * 2;
-  constexpr int kGroups = kCols / kGroupElems + 1;  // a shifted row spans one group more
-  auto* c = static_cast<uint16_t*>(p.c);
-  const int64_t cols = p.n - col0 < kCols ? p.n - col0 : kCols;  // the chunk's columns inside C
-  if (cols <= 0) return;
-#pragma unroll 1
-  for (int i = lane; i < kEpilogueBoxRows * kGroups; i += kWarpSize) {
-    const int r = i / kGroups;
-    const int64_t row = row0 + r;
-    if (row >= p.m) continue;
-    uint16_t* first = c + row * p.n + col0;  // the chunk's first element of this row in C
-    const int shift = static_cast<int>(reinterpret_cast<uintptr_t>(first) % kGroupBytes) / 2;
-    const int begin = (i % kGroups) * kGroupElems - shift;  // the group's first column in the chunk
-    const int lo = begin > 0 ? begin : 0;
-    const int hi = begin + kGroupElems < cols ? begin + kGroupElems : static_cast<int>(cols);
-    const uint32_t from = box + static_cast<uint32_t>(r * kCols) * 2;
-    if (hi - lo == kGroupElems) {
-      uint32_t w[kGroupElems / 2];
-#pragma unroll
-      for (int j = 0; j < kGroupElems / 2; ++j) {
-        const uint32_t at = from + static_cast<uint32_t>(lo + 2 * j) * 2;
-        w[j] = ptx::ld_shared_b16(at) | (static_cast<uint32_t>(ptx::ld_shared_b16(at + 2)) << 16);
-      }
-      *reinterpret_cast<uint4*>(first + lo) = make_uint4(w[0], w[1], w[2], w[3]);
-    } else {
-      for (int col = lo; col < hi; ++col) first[col] = ptx::ld_shared_b16(from + col * 2u);
-    }
-  }
-}
-
 // Copies the warp's staged 16 x kCols box to C at (row0, col0) in C's widest aligned stores.
 template <typename OutT, int kCols>
 __device__ __forceinline__ void copy_chunk(const GemmParams& p, uint32_t box, int64_t row0,
@@ -123,8 +85,8 @@ __device__ __forceinline__ void copy_chunk(const GemmParams& p, uint32_t box, in
     copy_chunk_by<OutT, kCols, kMid>(p, box, row0, col0, lane);
   } else if (kOut >= kNarrow || p.c_store_bytes >= kNarrow) {
     copy_chunk_by<OutT, kCols, kNarrow>(p, box, row0, col0, lane);
-  } else if constexpr (kOut < kNarrow) {  // bf16 rows of odd N (or an odd base)
-    copy_chunk_shifted<kCols>(p, box, row0, col0, lane);
+  } else if constexpr (kOut < kNarrow) {  // bf16 rows of odd N
+    copy_chunk_by<OutT, kCols, kOut>(p, box, row0, col0, lane);
   }
 }
 
