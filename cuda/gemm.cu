@@ -86,18 +86,6 @@ int64_t occupancy(const void* f, int threads, int smem) {
   return n;
 }
 
-// The widest store (bytes, a power of two from `elem_bytes` to 16) that every row of an N-column C
-// at `c` is aligned to: the staged epilogue's store width.
-int32_t widest_row_store(const void* c, int64_t n, int64_t elem_bytes) {
-  constexpr int64_t kWidestStoreBytes = 16;  // one st.global.v4.b32
-  int64_t bytes = kWidestStoreBytes;
-  while (bytes > elem_bytes &&
-         ((n * elem_bytes) % bytes != 0 || reinterpret_cast<uintptr_t>(c) % bytes != 0)) {
-    bytes /= 2;
-  }
-  return static_cast<int32_t>(bytes);
-}
-
 int64_t mma_ctas_per_sm() {
   return occupancy(reinterpret_cast<const void*>(gemm_kernel), KernelConfig::kThreads,
                    KernelConfig::kSmemBytes);
@@ -236,8 +224,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   constexpr int64_t kVecElems = 8;  // bf16 per 16-byte store
   p.c_vectors = !p.out_f32 && plan_.problem.n % kVecElems == 0 &&
                 reinterpret_cast<uintptr_t>(ops.c) % kVecAlign == 0;
-  p.c_store_bytes =
-      widest_row_store(ops.c, plan_.problem.n, p.out_f32 ? int64_t{sizeof(float)} : kBf16Bytes);
+  p.c_store_bytes = widest_row_store(reinterpret_cast<uintptr_t>(ops.c), plan_.problem.n,
+                                     p.out_f32 ? int64_t{sizeof(float)} : kBf16Bytes);
   if (traced_) {
     p.trace.ctas = trace_ctas_;
     p.trace.segments = trace_segments_;

@@ -91,4 +91,13 @@ LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
   return r;
 }
 
+int32_t widest_row_store(uintptr_t c_address, int64_t n, int64_t elem_bytes) {
+  constexpr int64_t kWidestStoreBytes = 16;  // one st.global.v4.b32
+  int64_t bytes = kWidestStoreBytes;
+  while (bytes > elem_bytes && ((n * elem_bytes) % bytes != 0 || c_address % bytes != 0)) {
+    bytes /= 2;
+  }
+  return static_cast<int32_t>(bytes);
+}
+
 }  // namespace lw::cuda

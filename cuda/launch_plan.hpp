@@ -47,4 +47,8 @@ std::vector<std::vector<Segment>> host_walk(const Plan& plan);
 // Most segments of any CTA in the main launch.
 int64_t max_segments_per_cta(const Plan& plan);
 
+// The staged epilogue's store width: the widest store (bytes, a power of two from `elem_bytes` to
+// 16) that every row of an `n`-column row-major C at address `c_address` is aligned to.
+int32_t widest_row_store(uintptr_t c_address, int64_t n, int64_t elem_bytes);
+
 }  // namespace lw::cuda

@@ -178,3 +178,23 @@ TEST_CASE("the kernels run on compute capability 9.0 only") {
   CHECK_FALSE(cuda::device_refusal(8, 0, "NVIDIA A100").empty());
   CHECK_FALSE(cuda::device_refusal(9, 1, "a future 9.x").empty());
 }
+
+TEST_CASE("the staged epilogue stores the widest word every row of C is aligned to") {
+  using cuda::widest_row_store;
+  constexpr uintptr_t kAligned = 0x7f0000000000;  // a cudaMalloc base: 256-byte aligned
+  constexpr int64_t kBf16 = 2, kF32 = 4;
+  // bf16 rows: N % 8 == 0 gives 16-byte rows, N % 4 == 2 only 4-byte ones, odd N 2-byte ones.
+  CHECK(widest_row_store(kAligned, 4096, kBf16) == 16);
+  CHECK(widest_row_store(kAligned, 836, kBf16) == 8);
+  CHECK(widest_row_store(kAligned, 834, kBf16) == 4);
+  CHECK(widest_row_store(kAligned, 7161, kBf16) == 2);
+  // The base counts as much as the row pitch: a C that starts 4 bytes into an allocation.
+  CHECK(widest_row_store(kAligned + 4, 4096, kBf16) == 4);
+  CHECK(widest_row_store(kAligned + 2, 4096, kBf16) == 2);
+  CHECK(widest_row_store(kAligned + 8, 836, kBf16) == 8);
+  // fp32 rows: never narrower than one element.
+  CHECK(widest_row_store(kAligned, 300, kF32) == 16);
+  CHECK(widest_row_store(kAligned, 170, kF32) == 8);
+  CHECK(widest_row_store(kAligned, 129, kF32) == 4);
+  CHECK(widest_row_store(kAligned, 1, kF32) == 4);
+}
