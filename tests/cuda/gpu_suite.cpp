@@ -1,6 +1,7 @@
 // GPU suite (needs an H100/H200; tagged gpu/manual), for both mainloops (mma, wgmma): every
 // decomposition x reduction on ragged shapes vs FP64, determinism, atomic drift, traced walk ==
-// host walk, co-residency refusal, and a small case per decomposition for compute-sanitizer.
+// host walk, co-residency refusal, a small case per decomposition for compute-sanitizer,
+// unaligned operands, and C as a view that allows only narrow stores.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -347,4 +348,53 @@ TEST_CASE("operands whose base is not 16-byte aligned are staged on every wgmma 
   }
   cudaFree(a);
   cudaFree(b);
+}
+
+// C as a view `offset` elements into a poisoned buffer: runs `plan` and returns the relative
+// error against FP64; CHECKs that every element of the buffer outside C is still poison.
+double run_c_view(const Case& cs, const Plan& plan, cuda::OutType out, cuda::Mainloop ml,
+                  int64_t offset) {
+  const int elem = out == cuda::OutType::BF16 ? 2 : 4;
+  const int64_t count = cs.p.m * cs.p.n, total = count + 2 * offset;
+  unsigned char* buf = nullptr;
+  check_cuda(cudaMalloc(&buf, static_cast<size_t>(total * elem)), "c view");
+  bench::poison(buf, total, elem, nullptr);
+  void* c = buf + offset * elem;
+  cuda::GemmLauncher g(plan, sms_of_device(), out, false, ml);
+  g.launch(cuda::Operands{cs.a, cs.b, c}, nullptr);
+  check_cuda(cudaDeviceSynchronize(), "run");
+  const void* tail = buf + (offset + count) * elem;
+  CHECK(bench::compare(buf, buf, offset, elem, nullptr).nonfinite == offset);    // before C
+  CHECK(bench::compare(tail, tail, offset, elem, nullptr).nonfinite == offset);  // after C
+  double e = 0;
+  if (out == cuda::OutType::BF16) {
+    e = bench::rel_frobenius_bf16(Case::host16(c, count), cs.ref);
+  } else {
+    std::vector<float> h(static_cast<size_t>(count));
+    check_cuda(cudaMemcpy(h.data(), c, h.size() * 4, cudaMemcpyDeviceToHost), "copy");
+    e = bench::rel_frobenius_f32(h, cs.ref);
+  }
+  cudaFree(buf);
+  return e;
+}
+
+TEST_CASE("C whose rows or base allow only narrow stores is written exactly, nothing outside it") {
+  // N % 8 == 0 rows limited by the base alone, and N % 8 == 4 rows (8-byte rows); C 1, 2 and 4
+  // elements past a 256-byte boundary: bf16 stores of 2, 4 and 8 bytes, fp32 of 4, 8 and 16.
+  for (const Problem& p : {Problem{200, 136, 304}, Problem{130, 172, 200}}) {
+    Case cs(p);
+    for (const Variant& v : sanitize_variants()) {
+      if (!suite_keeps(v.tile)) continue;
+      for (const char* name : {"dp", "splitk:2", "streamk"})
+        for (int64_t offset : {1, 2, 4}) {
+          const Plan plan = make(name, p, kSmallSms, Reduction::Deterministic, v).plan;
+          CAPTURE(v.name());
+          CAPTURE(name);
+          CAPTURE(p.n);
+          CAPTURE(offset);
+          CHECK(run_c_view(cs, plan, cuda::OutType::BF16, v.mainloop, offset) < kBf16Tolerance);
+          CHECK(run_c_view(cs, plan, cuda::OutType::F32, v.mainloop, offset) < kF32Tolerance);
+        }
+    }
+  }
 }
