@@ -78,6 +78,9 @@ struct FixedCosts {
   double launch_overhead = 0;  // host overhead of one kernel launch (charged before each)
   // The staging copy's launch before the GEMM's first (plan_stages_operands; 0 without one).
   double staging = 0;
+  // One L2 round trip of a Final owner's batched slot loads, charged final_load_rounds times
+  // beside the per-slot PartialLoad (sim/decomp/kernel_configs.hpp; 0: the loads' cost only).
+  double load_round = 0;
 };
 
 // The stretches of a MAC loop beyond iters x iter_time, asked only when the CostNeeds flag says.

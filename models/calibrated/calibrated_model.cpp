@@ -130,6 +130,7 @@ class CalibratedModel final : public CostModel {
         store_(v.at("store_us")),
         load_(v.at("load_us")),
         accumulate_(v.at("accumulate_us")),
+        load_round_(v.at("load_round_us")),
         flag_(v.at("flag_us")),
         prologue_(v.at("prologue_us")),
         launch_(v.at("launch_us")),
@@ -185,7 +186,7 @@ class CalibratedModel final : public CostModel {
     const double bytes = traffic::staging_bytes(p);
     const double staging =
         bytes > 0 ? launch_ + bytes / (dram_gb_per_s_ * kBytesPerGb) * kUsPerS : 0.0;
-    return FixedCosts{flag_, prologue_, launch_, staging};
+    return FixedCosts{flag_, prologue_, launch_, staging, load_round_};
   }
   double iter_time(const Plan& p, const CostContext& c) const override {
     const KtileGeometry& g = ktile_geometry(p);
@@ -334,7 +335,7 @@ class CalibratedModel final : public CostModel {
       ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, wave_reuse_, oob_rows_per_us_,
       smem_gb_per_s_, cluster_ktile_, cluster_segment_, cluster_oob_, power_throttle_,
       power_boost_us_, load_latency_, sm_spread_, pingpong_overlap_, epilogue_, store_, load_,
-      accumulate_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
+      accumulate_, load_round_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   // The tile, tiles and clusters the parameters were fitted on (empty lists: every kernel tile
   // and cluster).
   FitScope scope_;

@@ -148,6 +148,11 @@ ModelInfo calibrated_model_info() {
           {"accumulate_us", "us", 3.0, kTimeRange,
            "adding a 128x128 tile into a workspace slot in place (scaled), including the "
            "pipeline restart"},
+          {"load_round_us", "us", 0.0, kTimeRange,
+           "one L2 round trip of a Final owner's slot loads: the kernels load a batch of peers' "
+           "slots per trip (final_reduce_batch: 8 on 16x64, 1 on 128x128), charged once per batch "
+           "beside load_us per slot (sim/decomp/kernel_configs.hpp, final_load_rounds); 0 = the "
+           "term off"},
           {"flag_us", "us", 0.5, kTimeRange, "delay before a spinning waiter sees a raised flag"},
           {"prologue_us", "us", 1.0, kTimeRange,
            "CTA start-up and pipeline fill before its first MMA"},

@@ -185,14 +185,26 @@ constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
 // 32x64 take 8 slots a round, 32x128 and 64x64 five, 64x96 three, 64x128 and 128x64 two, wider
 // tiles one (each load beside its add). 128 floats gave 64x128 three slots and measured 1.3 %
 // slower on splitk:2 than two (H100, docs/PERFORMANCE.md). `acc_floats`: accumulator floats a
-// thread; at most `peer_group` slots. The simulator still charges a Final's slot loads one by one
-// (the fitted PartialLoad absorbs the round trips); a refit reads the batch here.
+// thread; at most `peer_group` slots. The simulator charges a Final's slot loads one by one
+// (PartialLoad) and, under a model with a per-round latency (FixedCosts::load_round), one L2 round
+// trip per batch (final_load_rounds).
 // Peers a Final owner waits for at once before adding their slots (cuda/kernel/fixup.cuh).
 inline constexpr int64_t kFinalPeerGroup = 8;
 inline constexpr int64_t kReduceRegisterFloats = 96;
 constexpr int64_t final_reduce_batch(int64_t acc_floats, int64_t peer_group) {
   const int64_t fit = kReduceRegisterFloats / acc_floats - 1;  // slots beside the accumulator
   return fit < 1 ? 1 : fit < peer_group ? fit : peer_group;
+}
+// Threads that own a split tile's accumulator: both consumer warpgroups (no fix-up runs ping-pong).
+inline constexpr int64_t kWgmmaAccumulatorThreads = kWgmmaConsumerWarps * 32;  // 32 a warp
+// L2 round trips of a Final owner loading `slots` peers' slots of `tile`: each group of
+// kFinalPeerGroup it awaits at once is loaded in batches of final_reduce_batch (fixup.cuh).
+constexpr int64_t final_load_rounds(const TileShape& tile, int64_t slots) {
+  const int64_t batch =
+      final_reduce_batch(tile.m * tile.n / kWgmmaAccumulatorThreads, kFinalPeerGroup);
+  const int64_t full_groups = slots / kFinalPeerGroup, rest = slots % kFinalPeerGroup;
+  const auto rounds = [batch](int64_t n) { return (n + batch - 1) / batch; };
+  return full_groups * rounds(kFinalPeerGroup) + rounds(rest);
 }
 
 // Rows of a multicast slice must start on a 128B-swizzle atom (8 rows of 128 B).

@@ -423,7 +423,8 @@ void Simulator::start_next_segment(int64_t cta, double t) {
         // (MAC, loads or accumulate, epilogue) completes without another event.
         const bool final = c.seg.role == Role::Final;
         const double fixup = final ? static_cast<double>(c.seg.load_slots) *
-                                         transfer_time(Transfer::PartialLoad, c.seg, ctx)
+                                             transfer_time(Transfer::PartialLoad, c.seg, ctx) +
+                                         load_rounds_time(c.seg.load_slots)
                                    : transfer_time(Transfer::PartialAccumulate, c.seg, ctx);
         const double epi = final ? transfer_time(Transfer::Epilogue, c.seg, ctx) : 0.0;
         sm_busy_[c.sm] += fixup + epi;
@@ -528,8 +529,9 @@ void Simulator::try_fixup(int64_t cta, double t) {
     }
   }
   c.pending_loads = ready;
-  sm_busy_[c.sm] += cost * static_cast<double>(ready);
-  queue_.push(t + cost * static_cast<double>(ready), kPriorityWork, kLoadDone, cta);
+  const double loads = cost * static_cast<double>(ready) + load_rounds_time(ready);
+  sm_busy_[c.sm] += loads;
+  queue_.push(t + loads, kPriorityWork, kLoadDone, cta);
 }
 
 void Simulator::finish_segment(int64_t cta, double t) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/cost_model.hpp"
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/walk.hpp"
 #include "sim/engine/event_queue.hpp"
 #include "sim/engine/time_buckets.hpp"
@@ -193,6 +194,12 @@ class Simulator {
   // Inline into its callers in simulator.cpp (a call per action cost more than it did).
   [[gnu::always_inline]] inline double transfer_time(Transfer kind, const Segment& s,
                                                      const CostContext& ctx) const;
+  // The L2 round trips of a Final owner's loads of `slots` slots (the model's load_round per
+  // batch the kernels load at once: final_load_rounds); 0 where the model has no such term.
+  double load_rounds_time(int64_t slots) const {
+    if (fixed_.load_round <= 0) return 0.0;
+    return fixed_.load_round * static_cast<double>(final_load_rounds(plan_->tile, slots));
+  }
   // Tracks which tile rows and columns have a segment in flight (the operand working set). A rated
   // model reads it: the loops in flight change rate now (progress is advanced to every event's
   // time before the event changes anything). Inline: it runs at every segment start and end.
