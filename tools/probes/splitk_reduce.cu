@@ -193,20 +193,29 @@ struct Buffers {
   float* sink = nullptr;
 };
 
+// A launch of `grid` CTAs in clusters of `splits` along x (not copyable: config points at attr).
+struct ClusterLaunch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attr{};
+  ClusterLaunch(int grid, int smem, int splits) {
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = smem;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim = {static_cast<unsigned>(splits), 1, 1};
+    config.attrs = &attr;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
 // Tiles of `splits` CTAs that run at once: one wave of one CTA per SM, and as many clusters of
 // `splits` as the device holds (0 when it holds none).
 int tiles_at_once(const void* dsmem_fn, int splits, int smem, int sms) {
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attr{};
-  config.gridDim = dim3(splits * (sms / splits));
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = smem;
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim = {static_cast<unsigned>(splits), 1, 1};
-  config.attrs = &attr;
-  config.numAttrs = 1;
+  const ClusterLaunch launch(splits * (sms / splits), smem, splits);
   int clusters = 0;
-  if (!check(cudaOccupancyMaxActiveClusters(&clusters, dsmem_fn, &config),
+  if (!check(cudaOccupancyMaxActiveClusters(&clusters, dsmem_fn, &launch.config),
              "cudaOccupancyMaxActiveClusters"))
     return 0;
   return std::min(clusters, sms / splits);
@@ -264,17 +273,10 @@ bool run_case(int tile_m, int tile_n, int splits, int sms, const Buffers& b) {
         <<<grid, kThreads, dsmem_smem>>>(splits, b.slots, b.flags, r + 1, b.stamps + r, b.sink);
     return check(cudaGetLastError(), "reduce_l2");
   };
+  const ClusterLaunch cluster(grid, dsmem_smem, splits);
   auto ds = [&](int r) {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute attr{};
-    config.gridDim = dim3(grid);
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = dsmem_smem;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim = {static_cast<unsigned>(splits), 1, 1};
-    config.attrs = &attr;
-    config.numAttrs = 1;
-    return check(cudaLaunchKernelEx(&config, ds_fn, splits, b.stamps + r, b.sink), "reduce_dsmem");
+    return check(cudaLaunchKernelEx(&cluster.config, ds_fn, splits, b.stamps + r, b.sink),
+                 "reduce_dsmem");
   };
   if (!check(cudaMemset(b.flags, 0, sizeof(int) * grid), "flags")) return false;
   return run("l2", tile_m, tile_n, splits, tiles, b, l2) &&
