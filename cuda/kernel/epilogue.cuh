@@ -72,7 +72,8 @@ __device__ __forceinline__ void epilogue_as(const GemmParams& p, int64_t tile_m,
   OutT* c = static_cast<OutT*>(p.c);
   const int64_t tile_row = tile_m * L::kTileM;
   const int64_t tile_col = tile_n * L::kTileN;
-  const bool even_n = p.n % 2 == 0;  // paired stores stay aligned
+  // Pairs where every row of C is aligned to them (N and C's base: c_store_bytes), else elements.
+  const bool pairs_aligned = p.c_store_bytes >= 2 * static_cast<int32_t>(sizeof(OutT));
 #pragma unroll
   for (int f = 0; f < L::kFrags; ++f) {
     const int64_t col = tile_col + L::origin_col(f);
@@ -82,7 +83,8 @@ __device__ __forceinline__ void epilogue_as(const GemmParams& p, int64_t tile_m,
     for (int half = 0; half < 2; ++half) {
       const int64_t row = tile_row + L::origin_row(f) + half * kFragRows;
       if (row >= p.m) continue;
-      store_pair<OutT>(c, row, col, p.n, v[2 * half], v[2 * half + 1], even_n && col + 1 < p.n);
+      store_pair<OutT>(c, row, col, p.n, v[2 * half], v[2 * half + 1],
+                       pairs_aligned && col + 1 < p.n);
     }
   }
 }
