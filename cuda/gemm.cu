@@ -221,11 +221,9 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   p.vector_loads = !plan_stages_operands(plan_) &&  // rows of K % 8 == 0 elements
                    reinterpret_cast<uintptr_t>(ops.a) % kVecAlign == 0 &&
                    reinterpret_cast<uintptr_t>(ops.b) % kVecAlign == 0;
-  constexpr int64_t kVecElems = 8;  // bf16 per 16-byte store
-  p.c_vectors = !p.out_f32 && plan_.problem.n % kVecElems == 0 &&
-                reinterpret_cast<uintptr_t>(ops.c) % kVecAlign == 0;
   p.c_store_bytes = widest_row_store(reinterpret_cast<uintptr_t>(ops.c), plan_.problem.n,
                                      p.out_f32 ? int64_t{sizeof(float)} : kBf16Bytes);
+  p.c_vectors = !p.out_f32 && static_cast<uintptr_t>(p.c_store_bytes) == kVecAlign;  // TMA stores
   if (traced_) {
     p.trace.ctas = trace_ctas_;
     p.trace.segments = trace_segments_;
