@@ -119,9 +119,13 @@ struct Case {
     g.launch(cuda::Operands{a, b, c}, nullptr);
     CHECK(g.last_staged() == expect_staged(ml, plan));
     check_cuda(cudaDeviceSynchronize(), "run");
-    if (out == cuda::OutType::BF16) return bench::rel_frobenius_bf16(host16(c, p.m * p.n), ref);
+    return error_of(c, out);
+  }
+  // The relative error vs FP64 of an output at `out_c` (bf16 or fp32).
+  double error_of(const void* out_c, cuda::OutType out) const {
+    if (out == cuda::OutType::BF16) return bench::rel_frobenius_bf16(host16(out_c, p.m * p.n), ref);
     std::vector<float> h(static_cast<size_t>(p.m * p.n));
-    check_cuda(cudaMemcpy(h.data(), c, h.size() * 4, cudaMemcpyDeviceToHost), "copy");
+    check_cuda(cudaMemcpy(h.data(), out_c, h.size() * 4, cudaMemcpyDeviceToHost), "copy");
     return bench::rel_frobenius_f32(h, ref);
   }
 };
@@ -366,14 +370,7 @@ double run_c_view(const Case& cs, const Plan& plan, cuda::OutType out, cuda::Mai
   const void* tail = buf + (offset + count) * elem;
   CHECK(bench::compare(buf, buf, offset, elem, nullptr).nonfinite == offset);    // before C
   CHECK(bench::compare(tail, tail, offset, elem, nullptr).nonfinite == offset);  // after C
-  double e = 0;
-  if (out == cuda::OutType::BF16) {
-    e = bench::rel_frobenius_bf16(Case::host16(c, count), cs.ref);
-  } else {
-    std::vector<float> h(static_cast<size_t>(count));
-    check_cuda(cudaMemcpy(h.data(), c, h.size() * 4, cudaMemcpyDeviceToHost), "copy");
-    e = bench::rel_frobenius_f32(h, cs.ref);
-  }
+  const double e = cs.error_of(c, out);
   cudaFree(buf);
   return e;
 }
