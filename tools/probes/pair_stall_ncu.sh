@@ -1,16 +1,20 @@
-# Where a pair's MAC loop waits (issues 29 and 30: a 64x96 one-tile CTA's loop runs ~28 % longer in
-# a 2x1 cluster than alone, and a ring of 10 stages did not help): ncu's per-instruction warp stall
+# Where a pair's MAC loop waits (issues 29 and 30: a 64x96 one-tile CTA's loop ran ~28 % longer in
+# a 2x1 cluster than alone before step 13, and a ring of 10 stages did not help; on b964b7f the three
+# cluster shapes take the same time, docs/PERFORMANCE.md): ncu's per-instruction warp stall
 # sampling (SourceCounters) of one launch per cluster shape, dumped as the source page's CSV, so the
 # stalls can be read per SASS instruction — the consumers' full-barrier waits, the producer's
 # empty-barrier waits, the remote arrives. Exits cleanly since step 13, so the idle warps no longer
-# park at an exit cluster barrier and pollute the sampling. Binaries in BIN (lastwave-bench).
+# park at an exit cluster barrier and pollute the sampling. BIN: the folder holding lastwave-bench
+# (made absolute here: ncu needs the binary's absolute path).
 # Usage: OUT=DIR tools/probes/pair_stall_ncu.sh BIN [M N K TILE]   (default 730 744 6272 64x96)
+# e.g.   OUT=$PWD/stall tools/probes/pair_stall_ncu.sh $PWD/.device-bin/x
 set -u
-BIN=$1
+BIN=$(cd "$1" && pwd) || exit 1
 M=${2:-730}
 N=${3:-744}
 K=${4:-6272}
 TILE=${5:-64x96}
+mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >"$OUT/card.txt"
 for cluster in 1x1 2x1 1x2; do
   rep="$OUT/stall-$cluster"
