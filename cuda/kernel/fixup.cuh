@@ -4,7 +4,6 @@
 #pragma once
 #include <cstdint>
 
-#include "cuda/kernel/cluster_reduce.cuh"
 #include "cuda/kernel/frag_layout.cuh"
 #include "cuda/kernel/params.hpp"
 #include "cuda/kernel/ptx.cuh"
@@ -32,6 +31,16 @@ __device__ __forceinline__ void store_slot(float* slot, const typename L::Acc& a
     const float* v = frag(acc, f);
     __stcg(frag_ptr<L>(slot, f), make_float4(v[0], v[1], v[2], v[3]));
   }
+}
+
+// acc += one slot's fragment f.
+template <class A>
+__device__ __forceinline__ void add_frag(A& acc, int f, const float4& v) {
+  float* d = frag(acc, f);
+  d[0] += v.x;
+  d[1] += v.y;
+  d[2] += v.z;
+  d[3] += v.w;
 }
 
 // acc += slot (loads bypass L1: the slot was written by another CTA).
@@ -152,10 +161,6 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
     case Role::Whole:
       break;
     case Role::StorePartial:
-      if (plan.storage == FixupStorage::ClusterShared) {
-        store_to_owner<L>(plan, p, s, acc);
-        break;
-      }
       store_slot<L>(slot_ptr<L>(p, slot), acc);  // also initialises an in-place slot
       signal_flag<L>(p.flags + slot, s.signal);
       break;
@@ -169,9 +174,7 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
       signal_flag<L>(p.flags + slot, s.signal);
       break;
     case Role::Final:
-      if (plan.storage == FixupStorage::ClusterShared) {
-        reduce_from_peers<L>(plan, p, acc);
-      } else if (plan.storage == FixupStorage::Slots) {
+      if (plan.storage == FixupStorage::Slots) {
         for (int64_t j0 = 0; j0 < s.load_slots; j0 += kPeerGroup) {
           const int64_t left = s.load_slots - j0, group = left < kPeerGroup ? left : kPeerGroup;
           waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);

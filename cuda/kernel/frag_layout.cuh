@@ -34,16 +34,6 @@ __device__ __forceinline__ const float* frag(const A& a, int f) {
   return a.v + f * kFragFloats;
 }
 
-// acc's fragment f += v (a partial's fragment).
-template <class A>
-__device__ __forceinline__ void add_frag(A& acc, int f, const float4& v) {
-  float* d = frag(acc, f);
-  d[0] += v.x;
-  d[1] += v.y;
-  d[2] += v.z;
-  d[3] += v.w;
-}
-
 // mma.sync m16n8k16 layout: warp w owns rows (w / 4) * 64 + [0, 64), columns (w % 4) * 32 + [0,
 // 32); fragment f = mi * 4 + ni is its m16n8 block (mi, ni).
 struct MmaLayout {

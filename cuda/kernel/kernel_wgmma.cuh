@@ -26,9 +26,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const uint64_t t_entry = trace_entry(p);
   extern __shared__ __align__(128) char smem[];
   using L = WgmmaOwners<Cfg>;
-  init_cluster_reduce<L>(plan, p);  // fenced and published with the ring's barriers
   const Ring<Cfg> ring = make_ring<Cfg>(smem);
-  if (reduce_cluster_size(plan) > 0) ptx::cluster_arrive_relaxed();  // store_to_owner waits
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();

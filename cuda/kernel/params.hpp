@@ -21,9 +21,6 @@ struct GemmParams {
   bool out_f32 = false;       // C is fp32 (else bf16)
   bool c_vectors = false;     // bf16 C 16-byte aligned with N % 8 == 0: TMA-store epilogue
   int32_t c_store_bytes = 0;  // staged epilogue's stores: the widest (bytes, 2 to 16) C allows
-  // FixupStorage::ClusterShared: byte offset in dynamic shared memory of the owner's barrier and
-  // peer slots (cluster_reduce.cuh), past the kernel's own; 0 for every other plan.
-  int32_t reduce_smem_offset = 0;
 };
 
 }  // namespace lw::cuda

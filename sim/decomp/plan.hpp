@@ -27,10 +27,6 @@ enum class FixupStorage : int32_t {
   Slots = 0,         // each non-owner stores to its own slot; owner loads all slots in k order
   InPlaceTurnstile,  // one slot per tile; peers add in k order (CUTLASS Deterministic)
   InPlaceAtomic,  // one slot per tile; first peer stores, others atomically add (Nondeterministic)
-  // FixedSplit only: a tile's `splits` units are one cluster of CTAs along x (unit ids tile-major,
-  // no persistence); each peer writes its slot into the owner's shared memory (distributed shared
-  // memory) and arrives on the owner's barrier; the owner adds the slots in k order.
-  ClusterShared,
 };
 
 // Tile-id -> (tile_m, tile_n) rasterization (CUTLASS naming: AlongN = n fastest).
@@ -144,15 +140,6 @@ LW_HD int64_t cta_tile_m(const Plan& p, int64_t tile, int64_t rank) {
 }
 LW_HD int64_t cta_tile_n(const Plan& p, int64_t tile, int64_t rank) {
   return cta_tile(p, tile, rank).n;
-}
-
-// Slots and ClusterShared: every peer of a split tile has its own slot, which the owner loads.
-LW_HD bool slot_per_peer(const Plan& p) {
-  return p.storage == FixupStorage::Slots || p.storage == FixupStorage::ClusterShared;
-}
-// ClusterShared: the CTAs of one launch cluster (along x) reduce a tile together; 0 otherwise.
-LW_HD int64_t reduce_cluster_size(const Plan& p) {
-  return p.storage == FixupStorage::ClusterShared ? p.splits : 0;
 }
 
 // Workspace slot (and flag) of cluster rank `rank` for the plan's slot `slot`.

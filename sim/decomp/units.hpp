@@ -58,10 +58,7 @@ LW_HD UnitRange unit_range(const Plan& p, int64_t unit) {
     case SplitMode::FixedSplit: {  // in 32 bits: units <= tiles x Kt < 2^31 (make_geometry)
       const uint32_t u = u32(unit), tiles = u32(p.split_tiles), kt32 = u32(kt);
       const uint32_t splits = u32(p.splits);
-      // Split-major ids (CUTLASS); tile-major where a tile's splits are one cluster.
-      const bool by_tile = p.storage == FixupStorage::ClusterShared;
-      const uint32_t split = by_tile ? u % splits : u / tiles;
-      const uint32_t tile = by_tile ? u / splits : u - split * tiles;
+      const uint32_t split = u / tiles, tile = u - split * tiles;
       const uint32_t per = kt32 / splits, big = kt32 - per * splits;
       r.begin = static_cast<int64_t>(tile) * kt + per * split + (split < big ? split : big);
       r.end = r.begin + per + (split < big ? 1 : 0);

@@ -54,11 +54,9 @@ LW_HD void classify(const Plan& p, int64_t unit, Segment& s) {
     return;
   }
   const bool owner = p.owner == FixupOwner::LastK ? s.k_end == kt : s.k_begin == 0;
-  if (slot_per_peer(p)) {
+  if (p.storage == FixupStorage::Slots) {
     if (p.split_mode == SplitMode::FixedSplit) {
-      const int64_t split = p.storage == FixupStorage::ClusterShared
-                                ? u32(unit) % u32(p.splits)
-                                : u32(unit) / u32(p.split_tiles);
+      const int64_t split = u32(unit) / u32(p.split_tiles);
       const int64_t peers = p.separate_reduction ? p.splits : p.splits - 1;
       if (owner && !p.separate_reduction) {
         s.role = Role::Final;

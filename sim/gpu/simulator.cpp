@@ -462,7 +462,8 @@ inline void Simulator::exit_cta(int64_t cta, double t) {
 }
 
 bool Simulator::all_flags_ready(const Cta& c) const {
-  const int64_t count = c.seg.role == Role::Final && slot_per_peer(*plan_) ? c.seg.load_slots : 1;
+  const int64_t count =
+      c.seg.role == Role::Final && plan_->storage == FixupStorage::Slots ? c.seg.load_slots : 1;
   for (int64_t j = 0; j < count; ++j) {
     if (flags_[c.seg.slot + j] < c.seg.wait_value) return false;
   }
@@ -470,7 +471,7 @@ bool Simulator::all_flags_ready(const Cta& c) const {
 }
 
 int64_t Simulator::awaited_flag(const Cta& c) const {
-  if (c.seg.role == Role::Final && slot_per_peer(*plan_)) {
+  if (c.seg.role == Role::Final && plan_->storage == FixupStorage::Slots) {
     return c.seg.slot + c.loads_done;
   }
   return c.seg.slot;
@@ -483,7 +484,7 @@ bool Simulator::flag_ready(const Cta& c) const {
 // After the MAC loop (or a load, or a wake-up): wait for the next flag or do the next action.
 void Simulator::try_fixup(int64_t cta, double t) {
   Cta& c = ctas_[cta];
-  const bool slots_final = c.seg.role == Role::Final && slot_per_peer(*plan_);
+  const bool slots_final = c.seg.role == Role::Final && plan_->storage == FixupStorage::Slots;
   const int64_t loads_needed = c.seg.role == Role::Final ? c.seg.load_slots : 1;
   if (c.loads_done >= loads_needed || (!slots_final && c.loads_done > 0)) {
     // Everything awaited is loaded: the epilogue (Final) or the segment is complete.

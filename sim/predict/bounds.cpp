@@ -70,8 +70,8 @@ WorkFloors chip_floors(const Plan& p, const CostModel& model, const SimOptions& 
                       model.transfer(Transfer::PartialAccumulate, p, seg, least),
                       model.transfer(Transfer::PartialLoad, p, seg, least)}) /
             slots;
-  if (p.split_mode == SplitMode::FixedSplit && slot_per_peer(p) && !p.separate_reduction &&
-      p.splits > 1) {
+  if (p.split_mode == SplitMode::FixedSplit && p.storage == FixupStorage::Slots &&
+      !p.separate_reduction && p.splits > 1) {
     f.fixups = 2.0 * static_cast<double>(p.split_tiles) * static_cast<double>(p.splits - 1);
   }
   return f;
@@ -208,7 +208,7 @@ double action_end(const Plan& p, const Segment& seg, const LeastCosts& c, Raised
       break;
   }
   // Each awaited partial loaded in k order as its flag comes up (one in place), then C.
-  const bool slots = slot_per_peer(p);
+  const bool slots = p.storage == FixupStorage::Slots;
   const int64_t loads = slots ? seg.load_slots : 1;
   for (int64_t j = 0; j < loads; ++j) {
     t = std::max(t, in.reaches(seg.slot + (slots ? j : 0), seg.wait_value)) + c.load;

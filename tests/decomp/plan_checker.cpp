@@ -198,7 +198,7 @@ std::string check_plan(const lw::Plan& p, int64_t resident_ctas) {
   // Signal -> wait edges of the wait graph (producer node, consumer node).
   std::vector<std::pair<int64_t, int64_t>> waits;
   const int64_t ws = p.workspace_slots;
-  if (lw::slot_per_peer(p)) {
+  if (p.storage == lw::FixupStorage::Slots) {
     std::vector<int64_t> writer(ws > 0 ? ws : 0, -1), reader(ws > 0 ? ws : 0, -1);
     for (int64_t i = 0; i < static_cast<int64_t>(nodes.size()); ++i) {
       const auto& s = nodes[i].s;
