@@ -164,7 +164,8 @@ int cmd_predict(int argc, char** argv) {
   po::options_description desc("lastwave predict");
   desc.add_options()("help,h", "show this help")(
       "schedule", po::value<std::string>()->default_value("dp,splitk:2,splitk:4,streamk,cutlass"),
-      "comma-separated schedules: dp, dp-persistent, splitk:S, splitk-sep:S, streamk[:G], "
+      "comma-separated schedules: dp, dp-persistent, splitk:S, splitk-sep:S, splitk-dsm:S, "
+      "streamk[:G], "
       "cutlass, cutlass-dp, cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile, best")(
       "format", po::value<std::string>()->default_value("table"), "table|csv|json")(
       "out", po::value<std::string>(), "write to this file instead of stdout")(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -54,28 +55,49 @@ const WgmmaEntry& wgmma_entry_for(const TileShape& tile, const ClusterShape& clu
 struct ClusterLaunch {
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute attr{};
-  ClusterLaunch(const WgmmaEntry& e, int64_t grid, int64_t size, cudaStream_t stream) {
-    config.gridDim = dim3(static_cast<unsigned>(grid));
+  // `extra_smem`: bytes past the kernel's own (a ClusterShared plan's reduction area).
+  ClusterLaunch(const ClusterLaunch&) = delete;  // config points at attr
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+  ClusterLaunch(const WgmmaEntry& e, int64_t grid, int64_t size, cudaStream_t stream)
+      : ClusterLaunch(e, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(size)),
+                      stream, 0) {}
+  // Any grid and cluster dimensions; `extra_smem`: bytes past the kernel's own.
+  ClusterLaunch(const WgmmaEntry& e, dim3 grid, dim3 cluster, cudaStream_t stream,
+                int64_t extra_smem) {
+    config.gridDim = grid;
     config.blockDim = dim3(static_cast<unsigned>(e.threads));
-    config.dynamicSmemBytes = static_cast<size_t>(e.smem_bytes);
+    config.dynamicSmemBytes = static_cast<size_t>(e.smem_bytes + extra_smem);
     config.stream = stream;
     attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = static_cast<unsigned>(size);
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
+    attr.val.clusterDim.x = cluster.x;
+    attr.val.clusterDim.y = cluster.y;
+    attr.val.clusterDim.z = cluster.z;
     config.attrs = &attr;
     config.numAttrs = 1;
   }
 };
 
+// A splitk-dsm launch: split_tiles x splits CTAs in clusters of one tile's splits (plan_cta).
+ClusterLaunch split_cluster_launch(const WgmmaEntry& e, const Plan& plan, cudaStream_t stream) {
+  const auto splits = static_cast<unsigned>(reduce_cluster_size(plan));
+  return ClusterLaunch(e, dim3(static_cast<unsigned>(plan.split_tiles), splits), dim3(1, splits, 1),
+                       stream, cluster_reduce_bytes(plan));
+}
+
 bool is_mma_tile(const TileShape& t) {
   return t.m == KernelConfig::kTileM && t.n == KernelConfig::kTileN && t.k == KernelConfig::kTileK;
 }
 
-// Dynamic shared memory above 48 KB needs an opt-in per function (and per context).
+// Dynamic shared memory above 48 KB needs an opt-in per function (and per context). Only ever
+// raised: a ClusterShared launcher's larger opt-in must survive another launcher of the same
+// kernel (host-side cache, one device per process).
 void allow_smem(const void* f, int bytes) {
+  static std::unordered_map<const void*, int> allowed;
+  int& now = allowed[f];
+  if (bytes <= now) return;
   check_cuda(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
              "cudaFuncSetAttribute(max dynamic smem)");
+  now = bytes;
 }
 
 int64_t occupancy(const void* f, int threads, int smem) {
@@ -84,6 +106,28 @@ int64_t occupancy(const void* f, int threads, int smem) {
   check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, threads, smem),
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return n;
+}
+
+// The DeviceFacts of a ClusterShared plan (launch_plan.hpp): the general form's shared memory
+// and the device's limit, and how many clusters of its splits fit with the reduction area added.
+void reduce_cluster_facts(const Plan& plan, const WgmmaEntry& e, DeviceFacts& facts) {
+  int dev = 0;
+  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
+  int max_smem = 0;
+  check_cuda(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
+             "max shared memory per block");
+  facts.kernel_smem_bytes = e.smem_bytes;
+  facts.max_smem_bytes = max_smem;
+  const int64_t extra = cluster_reduce_bytes(plan);
+  facts.max_active_clusters = 0;
+  if (e.smem_bytes + extra > max_smem) return;  // plan_launch says so
+  const auto* f = reinterpret_cast<const void*>(e.cluster_reduce_main);
+  allow_smem(f, static_cast<int>(e.smem_bytes + extra));
+  ClusterLaunch launch = split_cluster_launch(e, plan, nullptr);
+  int clusters = 0;
+  check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f, &launch.config),
+             "cudaOccupancyMaxActiveClusters");
+  facts.max_active_clusters = clusters;
 }
 
 int64_t mma_ctas_per_sm() {
@@ -120,6 +164,7 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
           tile_text(tile) + " " + cluster_text(cluster));
     }
     r.ctas_per_sm = mma_ctas_per_sm();
+    r.smem_bytes = KernelConfig::kSmemBytes;
     return r;
   }
   const WgmmaEntry& e = wgmma_entry_for(tile, cluster);
@@ -128,6 +173,7 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
   std::vector<const void*> forms{reinterpret_cast<const void*>(e.main),
                                  reinterpret_cast<const void*>(e.whole_main)};
   if (e.pingpong_main != nullptr) forms.push_back(reinterpret_cast<const void*>(e.pingpong_main));
+  r.smem_bytes = e.smem_bytes;
   r.ctas_per_sm = std::numeric_limits<int64_t>::max();
   for (const void* f : forms)
     r.ctas_per_sm = std::min(r.ctas_per_sm, occupancy(f, e.threads, e.smem_bytes));
@@ -163,6 +209,21 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
   facts.ctas_per_sm = ctas_per_sm_;
   facts.max_active_clusters = res.max_active_clusters;
   facts.max_grid_x = max_grid;
+  if (reduce_cluster_size(plan_) > 0) {
+    if (mainloop != Mainloop::Wgmma) {
+      throw std::invalid_argument("splitk-dsm runs on the wgmma kernels only");
+    }
+    if (traced) {  // the trace records index CTAs by blockIdx.x alone
+      throw std::invalid_argument("splitk-dsm launches cannot be traced");
+    }
+    const WgmmaEntry& e = wgmma_entry_for(plan_.tile, plan_.cluster);
+    if (e.cluster_reduce_main == nullptr) {
+      throw std::invalid_argument("splitk-dsm has no kernel for tile " + tile_text(plan_.tile) +
+                                  " (tiles of at most " +
+                                  std::to_string(kClusterReduceMaxTileArea) + " elements)");
+    }
+    reduce_cluster_facts(plan_, e, facts);
+  }
   shape_ = plan_launch(plan_, facts);
   whole_ = plan_walks_whole_tiles(plan_);
   pingpong_ = plan_runs_pingpong(plan_);
@@ -278,7 +339,11 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);
     const WgmmaKernelFn main = pingpong ? wg->pingpong_main : whole ? wg->whole_main : wg->main;
-    if (size == 1) {
+    if (shape_.reduce_cluster > 0) {  // the splits of a tile as one cluster, no multicast
+      ClusterLaunch launch = split_cluster_launch(*wg, plan_, stream);
+      check_cuda(cudaLaunchKernelEx(&launch.config, wg->cluster_reduce_main, plan_, p, maps),
+                 "gemm_kernel_wgmma split-K cluster launch");
+    } else if (size == 1) {
       main<<<static_cast<unsigned>(shape_.grid), wg->threads, wg->smem_bytes, stream>>>(plan_, p,
                                                                                         maps);
     } else {

@@ -116,6 +116,7 @@ class GemmLauncher {
 struct Residency {
   int64_t ctas_per_sm = 0;          // cudaOccupancyMaxActiveBlocksPerMultiprocessor
   int64_t max_active_clusters = 0;  // cudaOccupancyMaxActiveClusters (0 without a cluster)
+  int64_t smem_bytes = 0;           // the kernel's dynamic shared memory per CTA
   GpuShape gpu(int64_t sms) const { return GpuShape{sms, ctas_per_sm, max_active_clusters}; }
 };
 

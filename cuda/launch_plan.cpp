@@ -15,7 +15,40 @@ constexpr int64_t kFlagBytes = 4;  // int32 flag per workspace slot
 
 std::string num(int64_t v) { return std::to_string(v); }
 
+// A cluster_reduce plan: each tile's splits are one launch cluster (no multicast cluster beside
+// it, no persistence, whole clusters in the grid) and the owner's shared memory holds the peers'
+// partials beside the kernel's own; at least one such cluster must fit on the device.
+void check_reduce_cluster(const Plan& plan, const DeviceFacts& facts, LaunchShape& r) {
+  const int64_t size = reduce_cluster_size(plan);
+  if (clustered(plan) || plan.persistent || plan.split_mode != SplitMode::FixedSplit ||
+      plan.storage != FixupStorage::Slots || plan.separate_reduction ||
+      plan.split_tiles != plan.tiles || size < 2 || size > kMaxClusterCtas ||
+      plan.grid != plan.tiles * size) {
+    throw std::invalid_argument(
+        "a shared-memory split-K plan needs 2-" + num(kMaxClusterCtas) +
+        " splits of every tile, one CTA each, without a multicast cluster or persistence");
+  }
+  r.reduce_cluster = size;
+  r.reduce_smem_bytes = cluster_reduce_bytes(plan);
+  const int64_t total = facts.kernel_smem_bytes + r.reduce_smem_bytes;
+  if (total > facts.max_smem_bytes) {
+    throw std::invalid_argument("splitk-dsm:" + num(size) + " on " + tile_text(plan.tile) +
+                                " needs " + num(total) + " bytes of shared memory per CTA, " +
+                                num(facts.max_smem_bytes) + " available");
+  }
+  if (facts.max_active_clusters < 1) {
+    throw std::invalid_argument("no cluster of " + num(size) + " CTAs of " + tile_text(plan.tile) +
+                                " fits on this device part");
+  }
+}
+
 }  // namespace
+
+int64_t cluster_reduce_bytes(const Plan& plan) {
+  const int64_t size = reduce_cluster_size(plan);
+  if (size < 2) return 0;
+  return kReduceBarrierBytes + (size - 1) * plan.tile.m * plan.tile.n * kFloatBytes;
+}
 
 std::string device_refusal(int major, int minor, const std::string& name) {
   if (major == kKernelCcMajor && minor == kKernelCcMinor) return "";
@@ -83,10 +116,13 @@ LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts) {
         " clusters is not co-resident: at most " + num(facts.max_active_clusters) +
         " active clusters; refusing to launch (its CTAs wait on each other)");
   }
+  if (reduce_cluster_size(plan) > 0) check_reduce_cluster(plan, facts, r);
   r.grid = plan.grid * size;
   r.reduction_grid = reduction_grid(plan) * size;
-  r.workspace_bytes = plan.workspace_slots * size * plan.tile.m * plan.tile.n * kFloatBytes;
-  r.flag_bytes = plan.workspace_slots * size * kFlagBytes;
+  // cluster_reduce slots live in the owner's shared memory: no workspace, no flags.
+  const int64_t slots = r.reduce_cluster > 0 ? 0 : plan.workspace_slots * size;
+  r.workspace_bytes = slots * plan.tile.m * plan.tile.n * kFloatBytes;
+  r.flag_bytes = slots * kFlagBytes;
   r.max_segments = max_segments_per_cta(plan);
   return r;
 }

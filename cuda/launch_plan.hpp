@@ -16,6 +16,10 @@ struct DeviceFacts {
   int64_t ctas_per_sm = 0;    // cudaOccupancyMaxActiveBlocksPerMultiprocessor of the kernel
   int64_t max_grid_x = 2147483647;  // cudaDevAttrMaxGridDimX
   int64_t max_active_clusters = 0;  // cudaOccupancyMaxActiveClusters (plans with clusters)
+  // Plans that reduce in distributed shared memory (reduce_cluster_size > 0): the kernel's own
+  // dynamic shared memory and the most a CTA may have (cudaDevAttrMaxSharedMemoryPerBlockOptin).
+  int64_t kernel_smem_bytes = 0;
+  int64_t max_smem_bytes = 0;
 };
 
 struct LaunchShape {
@@ -25,7 +29,17 @@ struct LaunchShape {
   int64_t flag_bytes = 0;
   int64_t max_segments = 0;   // most segments any CTA of the main launch walks (trace rows)
   int64_t resident_ctas = 0;  // partition_sms * ctas_per_sm
+  // Launch clusters of this many CTAs along x that reduce through the owner's shared memory
+  // (reduce_cluster_size; 0 = none), and the dynamic shared memory each CTA adds for it.
+  int64_t reduce_cluster = 0;
+  int64_t reduce_smem_bytes = 0;
 };
+
+// Where a cluster_reduce plan's owner receives its peers' partials: an mbarrier
+// (kReduceBarrierBytes) then (splits - 1) fp32 CTA tiles, after the kernel's own dynamic shared
+// memory.
+inline constexpr int64_t kReduceBarrierBytes = 16;  // one 8-byte mbarrier, 16-byte aligned slots
+int64_t cluster_reduce_bytes(const Plan& plan);
 
 // The kernels are compiled for sm_90a only (wgmma, TMA multicast, setmaxnreg: Hopper's
 // architecture-specific features), which runs on devices of compute capability 9.0 and no other.
@@ -37,7 +51,9 @@ std::string device_refusal(int major, int minor, const std::string& name);
 
 // Checks that `plan` can run on the kernel and device part; throws std::invalid_argument with a
 // one-line reason otherwise (wrong tile, empty or oversized grid, persistent grid that is not
-// co-resident: its CTAs wait on each other, so launching it could deadlock).
+// co-resident: its CTAs wait on each other, so launching it could deadlock; a cluster_reduce plan
+// whose partials do not fit the shared memory beside the kernel's, or whose cluster cannot be
+// resident).
 LaunchShape plan_launch(const Plan& plan, const DeviceFacts& facts);
 
 // Segments of each plan CTA of the main launch, in execution order (the host side of the walk);

@@ -38,7 +38,8 @@ std::string with_splits(const std::string& list, int64_t splits) {
   std::stringstream ss(list);
   std::string item, out;
   while (std::getline(ss, item, ',')) {
-    if (item == "splitk" || item == "splitk-sep" || item == "cutlass-splitk") {
+    if (item == "splitk" || item == "splitk-sep" || item == "splitk-dsm" ||
+        item == "cutlass-splitk") {
       item += ":" + std::to_string(splits);
     }
     out += (out.empty() ? "" : ",") + item;
@@ -79,7 +80,8 @@ int main(int argc, char** argv) {
       "n", po::value(&n), "columns of C (rows of B)")("k", po::value(&k), "reduction depth")(
       "shapes", po::value(&shapes_file), "CSV with columns m,n,k (instead of --m/--n/--k)")(
       "decomposition", po::value(&decomps),
-      "comma list: dp, dp-persistent, splitk:S, splitk-sep:S, streamk[:G], cutlass, cutlass-dp, "
+      "comma list: dp, dp-persistent, splitk:S, splitk-sep:S, splitk-dsm:S, streamk[:G], cutlass, "
+      "cutlass-dp, "
       "cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile; or auto (the simulator picks "
       "tile x cluster x decomposition per shape under --model)")(
       "splits", po::value(&splits), "split count for names given without ':S' (default 2)")(

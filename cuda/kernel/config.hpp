@@ -37,7 +37,8 @@ struct KernelConfig {
 // loads a slice of the shared operand and multicasts it); warpgroups 1 and 2 consume (wgmma), each
 // owning a kWgRows x kWgCols block of the tile (ping-pong: the whole tile of every other
 // segment), then run fixup and epilogue. kWhole: the whole-tile form (below).
-template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false, bool kWhole = kPp>
+template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false, bool kWhole = kPp,
+          bool kDsm = false>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
   static constexpr int kTileN = kN;
@@ -63,6 +64,11 @@ struct WgmmaConfig {
   // tiles, the register epilogue — a shorter cold path through their code (docs/PERFORMANCE.md,
   // "The cold start is our code's first fetch").
   static constexpr bool kWholeTiles = kWhole;
+  // The split-K form whose splits are one cluster and reduce in the owner's shared memory
+  // (Plan::cluster_reduce, cluster_reduce.cuh): it runs splitk-dsm plans and nothing else,
+  // so the other forms compile none of its code.
+  static constexpr bool kClusterReduce = kDsm;
+  static_assert(!kDsm || (!kPp && !kWhole && kCm * kCn == 1), "a general 1x1 form");
   static constexpr int kBlockOwners = kPingpong ? 1 : kConsumers;  // warpgroups sharing a tile
   static constexpr int kConsumersN = kPingpong ? 1 : wgmma_consumers_along_n(kFrameM);
   static constexpr int kConsumersM = kBlockOwners / kConsumersN;

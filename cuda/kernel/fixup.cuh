@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "cuda/kernel/cluster_reduce.cuh"
 #include "cuda/kernel/frag_layout.cuh"
 #include "cuda/kernel/params.hpp"
 #include "cuda/kernel/ptx.cuh"
@@ -161,6 +162,10 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
     case Role::Whole:
       break;
     case Role::StorePartial:
+      if constexpr (L::kClusterReduce) {  // the splitk-dsm form runs cluster_reduce plans only
+        store_to_owner<L>(plan, s, acc);
+        break;
+      }
       store_slot<L>(slot_ptr<L>(p, slot), acc);  // also initialises an in-place slot
       signal_flag<L>(p.flags + slot, s.signal);
       break;
@@ -174,7 +179,9 @@ __device__ __forceinline__ uint64_t fixup(const Plan& plan, const GemmParams& p,
       signal_flag<L>(p.flags + slot, s.signal);
       break;
     case Role::Final:
-      if (plan.storage == FixupStorage::Slots) {
+      if constexpr (L::kClusterReduce) {
+        reduce_from_peers<L>(plan, acc);
+      } else if (plan.storage == FixupStorage::Slots) {
         for (int64_t j0 = 0; j0 < s.load_slots; j0 += kPeerGroup) {
           const int64_t left = s.load_slots - j0, group = left < kPeerGroup ? left : kPeerGroup;
           waited += wait_peers<L>(plan, p, s.slot + j0, group, rank, s.wait_value, traced);

@@ -42,7 +42,8 @@ struct MmaLayout {
   using Acc = Accum<kFrags * kFragFloats>;
   static constexpr int kWarpRows = 64, kWarpCols = 32, kWarpsN = 4, kBlockM = 16, kBlockN = 8;
   static constexpr int kBlocksN = kWarpCols / kBlockN;
-  static constexpr bool kSwapped = false;  // origin_row / origin_col are the tile's own
+  static constexpr bool kSwapped = false;        // origin_row / origin_col are the tile's own
+  static constexpr bool kClusterReduce = false;  // no shared-memory split-K form
   static constexpr int kThreads = kFragThreads;
   __device__ __forceinline__ static int tid() { return static_cast<int>(threadIdx.x); }
   __device__ __forceinline__ static int consumer_tid() { return tid(); }
@@ -69,6 +70,8 @@ template <class Cfg, int kFirstThread>
 struct WgmmaLayout {
   static constexpr int kTileM = Cfg::kTileM, kTileN = Cfg::kTileN;
   static constexpr bool kSwapped = Cfg::kSwapped;
+  static constexpr bool kClusterReduce = Cfg::kClusterReduce;  // the splitk-dsm form
+  static constexpr int kKernelSmemBytes = Cfg::kSmemBytes;     // its partials' area starts past it
   static constexpr int kFrags = Cfg::kAccFloats / kFragFloats;
   static constexpr int kThreads = Cfg::kOwnerThreads;
   using Acc = Accum<Cfg::kAccFloats>;

@@ -26,7 +26,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const uint64_t t_entry = trace_entry(p);
   extern __shared__ __align__(128) char smem[];
   using L = WgmmaOwners<Cfg>;
+  if constexpr (Cfg::kClusterReduce) init_cluster_reduce<L>(plan);  // fenced with the ring's
   const Ring<Cfg> ring = make_ring<Cfg>(smem);
+  if constexpr (Cfg::kClusterReduce) ptx::cluster_arrive_relaxed();  // store_to_owner waits
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();

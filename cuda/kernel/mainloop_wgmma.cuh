@@ -116,9 +116,15 @@ template <class Cfg>
 __device__ __forceinline__ int64_t cluster_rank() {
   return static_cast<int64_t>(blockIdx.x % Cfg::kClusterSize);
 }
+// The splitk-dsm form's grid is split_tiles x splits (clusters of 1 x splits: one tile's splits),
+// so its CTA (x, y) walks unit x + y * split_tiles, as plan CTA x + y * split_tiles would.
 template <class Cfg>
 __device__ __forceinline__ int64_t plan_cta() {
-  return static_cast<int64_t>(blockIdx.x / Cfg::kClusterSize);
+  if constexpr (Cfg::kClusterReduce) {
+    return static_cast<int64_t>(blockIdx.x) + static_cast<int64_t>(blockIdx.y) * gridDim.x;
+  } else {
+    return static_cast<int64_t>(blockIdx.x / Cfg::kClusterSize);
+  }
 }
 
 // Multicast masks: A goes to the CTAs of this one's cluster row (same rank % kClusterM), B to

@@ -21,6 +21,16 @@ __device__ __forceinline__ uint32_t ld_shared_b32(uint32_t addr) {
   return v;
 }
 
+// 16-byte load of four floats from shared address `addr` (16-byte aligned).
+__device__ __forceinline__ float4 ld_shared_v4_f32(uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
+}
+
 // 2-byte load from shared address `addr`.
 __device__ __forceinline__ uint16_t ld_shared_b16(uint32_t addr) {
   uint16_t v;

@@ -39,6 +39,10 @@ struct WgmmaEntry {
   // separate reduction follows it.
   WgmmaKernelFn pingpong_main = nullptr;
   uint32_t pingpong_tail_cols = 0;
+  // The splitk-dsm form (kernel_has_cluster_reduce; nullptr elsewhere), launched for
+  // Plan::cluster_reduce plans only: the cooperative form whose fix-up writes partials into
+  // the owner's shared memory; same threads, operand boxes and tail box, more shared memory.
+  WgmmaKernelFn cluster_reduce_main = nullptr;
 };
 
 constexpr size_t kWgmmaParts = 4;

@@ -26,6 +26,12 @@ WgmmaEntry wgmma_entry() {
                       Whole::kTailCols == Cfg::kTailCols,
                   "the whole-tile form launches and stores like the cooperative one");
     e.whole_main = gemm_kernel_wgmma<Whole>;
+    if constexpr (kernel_has_cluster_reduce(kTile, kCluster)) {
+      using Dsm = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, false, false, true>;
+      static_assert(Dsm::kThreads == Cfg::kThreads && Dsm::kSmemBytes == Cfg::kSmemBytes,
+                    "the splitk-dsm form launches like the cooperative one, plus its partials");
+      e.cluster_reduce_main = gemm_kernel_wgmma<Dsm>;
+    }
     if constexpr (wgmma_can_pingpong(kTile)) {
       using Pp = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, true>;
       static_assert(Pp::kThreads == Cfg::kThreads && Pp::kSmemBytes == Cfg::kSmemBytes &&

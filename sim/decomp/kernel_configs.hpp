@@ -232,4 +232,14 @@ constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
          a_slice % kSwizzleAtomRows == 0;
 }
 
+// Largest CTA tile (elements) with a shared-memory split-K form (Plan::cluster_reduce): a
+// 128x128 partial is 64 KiB, and two of them beside the ring of a larger tile leave no room.
+inline constexpr int64_t kClusterReduceMaxTileArea = 128 * 128;
+
+// Tile x cluster configs with a kernel form for splitk-dsm plans: tiles up to
+// kClusterReduceMaxTileArea, without a multicast cluster (the splits are the cluster).
+constexpr bool kernel_has_cluster_reduce(const TileShape& t, const ClusterShape& c) {
+  return kernel_has_config(t, c) && c.m == 1 && c.n == 1 && t.m * t.n <= kClusterReduceMaxTileArea;
+}
+
 }  // namespace lw

@@ -77,6 +77,13 @@ struct Plan {
   // all `splits` slots of one tile and runs its epilogue (Split-K with a reduction pass).
   bool separate_reduction = false;
 
+  // Split-K in distributed shared memory (FixedSplit, Slots, every tile split, not persistent):
+  // the `splits` units of a tile are one launch cluster (a grid of split_tiles x splits CTAs in
+  // clusters of 1 x splits, so CTA x + y * split_tiles still walks unit x + y * split_tiles), and
+  // each non-owner writes its slot into the owner's shared memory instead of the workspace; the
+  // owner adds them in k order as from workspace slots (cuda/kernel/cluster_reduce.cuh).
+  bool cluster_reduce = false;
+
   // Workspace: partial-tile slots (cluster size x tile.m x tile.n fp32 each) and int32 flags (one
   // per CTA slot).
   int64_t workspace_slots = 0;
@@ -96,7 +103,8 @@ inline bool same_plan(const Plan& a, const Plan& b) {
          a.split_units == b.split_units && a.splits == b.splits && a.groups == b.groups &&
          a.big_groups == b.big_groups && a.min_piece == b.min_piece && a.walk == b.walk &&
          a.owner == b.owner && a.storage == b.storage &&
-         a.separate_reduction == b.separate_reduction && a.workspace_slots == b.workspace_slots;
+         a.separate_reduction == b.separate_reduction && a.cluster_reduce == b.cluster_reduce &&
+         a.workspace_slots == b.workspace_slots;
 }
 
 // Tile index -> tile coordinates (in tiles). Under AlongN with swizzle S, tile ids come in bands
@@ -141,6 +149,9 @@ LW_HD int64_t cta_tile_m(const Plan& p, int64_t tile, int64_t rank) {
 LW_HD int64_t cta_tile_n(const Plan& p, int64_t tile, int64_t rank) {
   return cta_tile(p, tile, rank).n;
 }
+
+// cluster_reduce: the CTAs of one launch cluster (a tile's splits) reduce it together; 0 otherwise.
+LW_HD int64_t reduce_cluster_size(const Plan& p) { return p.cluster_reduce ? p.splits : 0; }
 
 // Workspace slot (and flag) of cluster rank `rank` for the plan's slot `slot`.
 LW_HD int64_t cta_slot(const Plan& p, int64_t slot, int64_t rank) {

@@ -197,7 +197,8 @@ class Simulator {
   // The L2 round trips of a Final owner's loads of `slots` slots (the model's load_round per
   // batch the kernels load at once: final_load_rounds); 0 where the model has no such term.
   double load_rounds_time(int64_t slots) const {
-    if (fixed_.load_round <= 0) return 0.0;
+    // Slots in the owner's own shared memory (cluster_reduce) make no L2 round trip.
+    if (fixed_.load_round <= 0 || plan_->cluster_reduce) return 0.0;
     return fixed_.load_round * static_cast<double>(final_load_rounds(plan_->tile, slots));
   }
   // Tracks which tile rows and columns have a segment in flight (the operand working set). A rated

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "cuda/bench/host_ref.hpp"
 #include "cuda/gemm.hpp"
 #include "cuda/kernel/config.hpp"
+#include "cuda/launch_plan.hpp"
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
 
@@ -392,6 +394,54 @@ TEST_CASE("C whose rows or base allow only narrow stores is written exactly, not
           CHECK(run_c_view(cs, plan, cuda::OutType::BF16, v.mainloop, offset) < kBf16Tolerance);
           CHECK(run_c_view(cs, plan, cuda::OutType::F32, v.mainloop, offset) < kF32Tolerance);
         }
+    }
+  }
+}
+
+// splitk-dsm:S against splitk:S (deterministic: slots through L2): the same partials added in the
+// same order, so the same bits; where the owner's shared memory cannot hold S - 1 partials beside
+// the kernel's own, a refusal that says so; never with a multicast cluster.
+TEST_CASE("sanitize: split-K through distributed shared memory equals split-K through L2 slots") {
+  int max_smem = 0;
+  check_cuda(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
+             "max shared memory per block");
+  const Reduction det = Reduction::Deterministic;
+  for (const Problem& p : {Problem{200, 136, 304}, Problem{70, 130, 203}, Problem{33, 300, 1500}}) {
+    Case cs(p);
+    for (const Variant& v : sanitize_variants()) {
+      if (v.mainloop != cuda::Mainloop::Wgmma || !suite_keeps(v.tile)) continue;
+      const Variant flat{v.mainloop, v.tile, ClusterShape{}};
+      const cuda::Residency res =
+          cuda::kernel_residency(flat.tile, flat.cluster, flat.mainloop, sms_of_device());
+      for (int64_t splits : {2, 3, 4, 8}) {
+        const std::string arg = ":" + std::to_string(splits);
+        CAPTURE(v.name());
+        CAPTURE(p.k);
+        CAPTURE(splits);
+        if (v.cluster.m * v.cluster.n > 1) {  // its 1x1 tile runs where sanitize_variants has it
+          CHECK_THROWS_AS(make("splitk-dsm" + arg, p, sms_of_device(), det, v),
+                          std::invalid_argument);
+          continue;
+        }
+        const Plan dsm = make("splitk-dsm" + arg, p, sms_of_device(), det, flat).plan;
+        const Plan l2 = make("splitk" + arg, p, sms_of_device(), det, flat).plan;
+        CHECK(dsm.grid == l2.grid);
+        if (!kernel_has_cluster_reduce(flat.tile, flat.cluster)) {
+          CHECK_THROWS_WITH_AS(cs.run(dsm, cuda::OutType::BF16, flat.mainloop),
+                               doctest::Contains("no kernel"), std::invalid_argument);
+          continue;
+        }
+        if (cuda::cluster_reduce_bytes(dsm) + res.smem_bytes > max_smem) {
+          CHECK_THROWS_WITH_AS(cs.run(dsm, cuda::OutType::BF16, flat.mainloop),
+                               doctest::Contains("shared memory"), std::invalid_argument);
+          continue;
+        }
+        CHECK(cs.run(l2, cuda::OutType::BF16, flat.mainloop) < kBf16Tolerance);
+        const std::vector<uint16_t> through_l2 = Case::host16(cs.c, p.m * p.n);
+        CHECK(cs.run(dsm, cuda::OutType::BF16, flat.mainloop) < kBf16Tolerance);
+        CHECK(Case::host16(cs.c, p.m * p.n) == through_l2);
+        CHECK(cs.run(dsm, cuda::OutType::F32, flat.mainloop) < kF32Tolerance);
+      }
     }
   }
 }

@@ -198,3 +198,31 @@ TEST_CASE("the staged epilogue stores the widest word every row of C is aligned 
   CHECK(widest_row_store(kAligned, 129, kF32) == 4);
   CHECK(widest_row_store(kAligned, 1, kF32) == 4);
 }
+
+TEST_CASE(
+    "splitk-dsm: partials in the owner's shared memory, no workspace; refused where they do not "
+    "fit") {
+  const Problem p{256, 256, 4096};
+  DeviceFacts f = facts(kSms, 1);
+  f.kernel_smem_bytes = 100000;
+  f.max_smem_bytes = 232448;  // sm_90's opt-in limit
+  f.max_active_clusters = 16;
+  const Plan two = plan("splitk-dsm:2", p);
+  const auto s = plan_launch(two, f);
+  CHECK(s.grid == 8);
+  CHECK(s.workspace_bytes == 0);
+  CHECK(s.flag_bytes == 0);
+  CHECK(s.reduce_cluster == 2);
+  CHECK(s.reduce_smem_bytes == 16 + kSlotBytes);
+  CHECK(lw::cuda::cluster_reduce_bytes(two) == 16 + kSlotBytes);
+  CHECK(lw::cuda::cluster_reduce_bytes(plan("splitk:2", p)) == 0);
+  // Three 64 KiB partials do not fit beside 100,000 bytes.
+  CHECK_THROWS_WITH_AS(plan_launch(plan("splitk-dsm:4", p), f), doctest::Contains("shared memory"),
+                       std::invalid_argument);
+  f.max_active_clusters = 0;
+  CHECK_THROWS_AS(plan_launch(two, f), std::invalid_argument);
+  f.max_active_clusters = 16;
+  Plan persistent = two;
+  persistent.persistent = true;
+  CHECK_THROWS_AS(plan_launch(persistent, f), std::invalid_argument);
+}

@@ -51,6 +51,10 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     CHECK(e.slice_rows_a == t.m / c.n);
     CHECK(e.slice_rows_b == t.n / c.m);
     CHECK(e.reduce_threads == kBothConsumers);
+    // The splitk-dsm form: 1x1 configs of at most 128x128 elements, apart from the others.
+    const bool dsm = c.m * c.n == 1 && t.m * t.n <= 128 * 128;
+    REQUIRE((e.cluster_reduce_main != nullptr) == dsm);
+    if (dsm) CHECK((e.cluster_reduce_main != e.main));
     REQUIRE((e.pingpong_main != nullptr) == has_pingpong_form(t));
     if (e.pingpong_main == nullptr) continue;
     CHECK((e.pingpong_main != e.main));

@@ -11,3 +11,11 @@ TEST_CASE("dp, dp-persistent, splitk:S and splitk-sep:S plans satisfy the walk i
   CHECK(r.plans > 3000);
   CHECK(r.failures == 0);
 }
+
+TEST_CASE(
+    "splitk-dsm:S plans (splits as one cluster, tile-major units) satisfy the walk invariants") {
+  const auto r = lw_test::sweep_schedules({"splitk-dsm:2", "splitk-dsm:3", "splitk-dsm:8"}, 2);
+  INFO(r.failure);
+  CHECK(r.plans > 1000);
+  CHECK(r.failures == 0);
+}

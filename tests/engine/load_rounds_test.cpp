@@ -33,11 +33,13 @@ class RoundModel final : public lw::CostModel {
   double round_;
 };
 
-// The makespan of one tile split `splits` ways (4 k-tiles each) on as many SMs.
-double makespan(const lw::TileShape& tile, int64_t splits, double round) {
+// The makespan of one tile split `splits` ways (4 k-tiles each) on as many SMs, by `schedule`
+// (splitk: slots through L2; splitk-dsm: in the owner's shared memory).
+double makespan(const lw::TileShape& tile, int64_t splits, double round,
+                const std::string& schedule = "splitk") {
   const lw::Problem p{tile.m, tile.n, tile.k * 4 * splits};
   const lw::Planned planned =
-      lw::plan_schedule("splitk:" + std::to_string(splits), p, tile, lw::GpuShape{splits, 1},
+      lw::plan_schedule(schedule + ":" + std::to_string(splits), p, tile, lw::GpuShape{splits, 1},
                         lw::Reduction::Deterministic);
   lw::SimOptions opt;
   opt.sms = splits;
@@ -66,5 +68,13 @@ TEST_CASE("a Final owner pays one load round per batch of slots it loads at once
     const double plain = makespan(c.tile, c.splits, 0.0);
     CHECK(plain == doctest::Approx(4.0));  // the MAC loops alone: every other cost is free
     CHECK(makespan(c.tile, c.splits, kRound) == doctest::Approx(plain + kRound * c.rounds));
+  }
+}
+
+TEST_CASE("a Final owner whose peers' slots are in its shared memory pays no load round") {
+  for (int64_t splits : {2, 4, 8}) {
+    CAPTURE(splits);
+    CHECK(makespan({16, 64, 64}, splits, kRound, "splitk-dsm") == doctest::Approx(4.0));
+    CHECK(makespan({16, 64, 64}, splits, kRound) == doctest::Approx(4.0 + kRound));
   }
 }

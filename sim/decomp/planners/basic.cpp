@@ -70,6 +70,18 @@ Planned plan_split_k(const Problem& problem, const TileShape& tile, const GpuSha
   return r;
 }
 
+Planned plan_split_k_cluster(const Problem& problem, const TileShape& tile, const GpuShape& gpu,
+                             int64_t splits) {
+  if (splits > kMaxClusterCtas) {
+    throw std::invalid_argument("splitk-dsm: a tile's splits are one cluster, at most " +
+                                std::to_string(kMaxClusterCtas) + " CTAs; got " +
+                                std::to_string(splits));
+  }
+  Planned r = plan_split_k(problem, tile, gpu, splits, Reduction::Deterministic, false);
+  r.plan.cluster_reduce = r.plan.splits > 1;
+  return r;
+}
+
 Planned plan_stream_k(const Problem& problem, const TileShape& tile, const GpuShape& gpu,
                       int64_t units, Reduction reduction) {
   if (units < 1 && units != kOneUnitPerSm) {

@@ -52,6 +52,10 @@ Planned plan_data_parallel(const Problem&, const TileShape&, const GpuShape&, bo
 Planned plan_split_k(const Problem&, const TileShape&, const GpuShape&, int64_t splits,
                      Reduction reduction, bool separate_reduction);
 
+// plan_split_k (deterministic) whose tiles' `splits` (<= kMaxClusterCtas) CTAs form one cluster
+// and reduce through the owner's shared memory (Plan::cluster_reduce).
+Planned plan_split_k_cluster(const Problem&, const TileShape&, const GpuShape&, int64_t splits);
+
 // Paper / seed Stream-K: `units` persistent CTAs (>= 1, or kOneUnitPerSm) over all tiles, even
 // ranges, forward walk, the k=0 owner waits for its peers and runs the epilogue.
 constexpr int64_t kOneUnitPerSm = 0;

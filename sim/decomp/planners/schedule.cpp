@@ -35,7 +35,8 @@ Parsed split_name(const std::string& name) {
 }
 
 bool takes_arg(const std::string& base) {
-  return base == "splitk" || base == "splitk-sep" || base == "streamk" || base == "cutlass-splitk";
+  return base == "splitk" || base == "splitk-sep" || base == "splitk-dsm" || base == "streamk" ||
+         base == "cutlass-splitk";
 }
 bool needs_arg(const std::string& base) { return base != "streamk" && takes_arg(base); }
 
@@ -76,6 +77,7 @@ const std::vector<ScheduleHelp>& schedule_catalog() {
       {"dp-persistent", "data-parallel, min(tiles, resident CTAs) persistent CTAs"},
       {"splitk:S", "S CTAs per tile; the final split reduces in-kernel"},
       {"splitk-sep:S", "S CTAs per tile store partials; a second launch reduces"},
+      {"splitk-dsm:S", "S CTAs per tile as one cluster (S <= 8); partials meet in shared memory"},
       {"streamk[:G]", "paper Stream-K, G units (default one per SM), k=0 owner reduces"},
       {"cutlass", "CUTLASS SM90 StreamKScheduler, Heuristic mode"},
       {"cutlass-dp", "CUTLASS SM90 scheduler forced to DataParallel"},
@@ -96,6 +98,7 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
   if (p.base == "dp-persistent") return plan_data_parallel(problem, tile, gpu, true);
   if (p.base == "splitk") return plan_split_k(problem, tile, gpu, p.arg, reduction, false);
   if (p.base == "splitk-sep") return plan_split_k(problem, tile, gpu, p.arg, reduction, true);
+  if (p.base == "splitk-dsm") return plan_split_k_cluster(problem, tile, gpu, p.arg);
   if (p.base == "streamk") return plan_stream_k(problem, tile, gpu, p.arg, reduction);
   if (p.base == "cutlass") {
     return plan_cutlass(problem, tile, gpu, CutlassMode::Heuristic, 1, reduction);
@@ -120,6 +123,10 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
     throw std::invalid_argument("cluster extents must be >= 1");
   }
   if (cluster.m == 1 && cluster.n == 1) return plan_schedule(name, problem, tile, gpu, reduction);
+  if (split_name(name).base == "splitk-dsm") {
+    throw std::invalid_argument("schedule '" + name +
+                                "' runs without a multicast cluster: its clusters are the splits");
+  }
   const int64_t resident = resident_clusters(gpu, cluster);
   if (resident < 1) {
     throw std::invalid_argument("no " + std::to_string(cluster.m) + "x" +
