@@ -219,8 +219,7 @@ GemmLauncher::GemmLauncher(const Plan& plan, int64_t partition_sms, OutType out,
     const WgmmaEntry& e = wgmma_entry_for(plan_.tile, plan_.cluster);
     if (e.cluster_reduce_main == nullptr) {
       throw std::invalid_argument("splitk-dsm has no kernel for tile " + tile_text(plan_.tile) +
-                                  " (tiles of at most " +
-                                  std::to_string(kClusterReduceMaxTileArea) + " elements)");
+                                  ": no room for a peer's partial beside its ring");
     }
     reduce_cluster_facts(plan_, e, facts);
   }

@@ -47,7 +47,7 @@ void check_reduce_cluster(const Plan& plan, const DeviceFacts& facts, LaunchShap
 int64_t cluster_reduce_bytes(const Plan& plan) {
   const int64_t size = reduce_cluster_size(plan);
   if (size < 2) return 0;
-  return kReduceBarrierBytes + (size - 1) * plan.tile.m * plan.tile.n * kFloatBytes;
+  return kClusterReduceBarrierBytes + (size - 1) * cluster_reduce_partial_bytes(plan.tile);
 }
 
 std::string device_refusal(int major, int minor, const std::string& name) {

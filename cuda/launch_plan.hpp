@@ -35,10 +35,8 @@ struct LaunchShape {
   int64_t reduce_smem_bytes = 0;
 };
 
-// Where a cluster_reduce plan's owner receives its peers' partials: an mbarrier
-// (kReduceBarrierBytes) then (splits - 1) fp32 CTA tiles, after the kernel's own dynamic shared
-// memory.
-inline constexpr int64_t kReduceBarrierBytes = 16;  // one 8-byte mbarrier, 16-byte aligned slots
+// Where a cluster_reduce plan's owner receives its peers' partials, past the kernel's own dynamic
+// shared memory: an mbarrier (kClusterReduceBarrierBytes) then (splits - 1) fp32 CTA tiles.
 int64_t cluster_reduce_bytes(const Plan& plan);
 
 // The kernels are compiled for sm_90a only (wgmma, TMA multicast, setmaxnreg: Hopper's

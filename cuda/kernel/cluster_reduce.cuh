@@ -7,14 +7,15 @@
 #include "cuda/kernel/frag_layout.cuh"
 #include "cuda/kernel/ptx.cuh"
 #include "cuda/kernel/ptx_hopper.cuh"
+#include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/walk.hpp"
 
 namespace lw::cuda {
 
-// The reduction area (cuda/launch_plan.hpp: kReduceBarrierBytes, then the peers' slots) starts
+// The reduction area (kClusterReduceBarrierBytes, then the peers' slots) starts
 // past everything the kernel carves itself (its config's kSmemBytes, the launcher's base size).
 constexpr uint32_t kReduceBarrierOffset = 0;
-constexpr uint32_t kReduceSlotsOffset = 16;  // launch_plan.hpp's kReduceBarrierBytes
+constexpr auto kReduceSlotsOffset = static_cast<uint32_t>(kClusterReduceBarrierBytes);
 constexpr uint32_t kFloat4Bytes = 16;
 
 template <class L>
@@ -37,7 +38,8 @@ __device__ __forceinline__ void init_cluster_reduce(const Plan& plan) {
 // Shared offset of peer slot `j` in the reduction area (fragment-major, thread-minor float4s).
 template <class L>
 __device__ __forceinline__ uint32_t reduce_frag(int64_t j, int f) {
-  constexpr uint32_t kSlotBytes = L::kTileM * L::kTileN * sizeof(float);
+  constexpr auto kSlotBytes =
+      static_cast<uint32_t>(cluster_reduce_partial_bytes(TileShape{L::kTileM, L::kTileN, 0}));
   return reduce_area<L>() + kReduceSlotsOffset + static_cast<uint32_t>(j) * kSlotBytes +
          static_cast<uint32_t>(f * L::kThreads + L::tid()) * kFloat4Bytes;
 }

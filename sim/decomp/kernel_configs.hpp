@@ -232,14 +232,21 @@ constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
          a_slice % kSwizzleAtomRows == 0;
 }
 
-// Largest CTA tile (elements) with a shared-memory split-K form (Plan::cluster_reduce): a
-// 128x128 partial is 64 KiB, and two of them beside the ring of a larger tile leave no room.
-inline constexpr int64_t kClusterReduceMaxTileArea = 128 * 128;
-
-// Tile x cluster configs with a kernel form for splitk-dsm plans: tiles up to
-// kClusterReduceMaxTileArea, without a multicast cluster (the splits are the cluster).
+// splitk-dsm (Plan::cluster_reduce): the owner's dynamic shared memory holds an mbarrier
+// (kClusterReduceBarrierBytes, 16-byte aligned slots after it) and its peers' fp32 partials past
+// the kernel's own. Configs whose CTA fits at least one partial (two splits) have the form:
+// 16x64 .. 64x96 without a multicast cluster (the splits are the cluster); wider tiles' rings fill
+// the shared memory.
+inline constexpr int64_t kClusterReduceBarrierBytes = 16;
+constexpr int64_t wgmma_smem_bytes(const TileShape& t) {
+  return kWgmmaSmemAlign + wgmma_stages(t) * wgmma_stage_bytes(t) + kWgmmaBarrierBytes +
+         wgmma_epilogue_bytes(wgmma_epilogue_buffers(t));
+}
+LW_HD constexpr int64_t cluster_reduce_partial_bytes(const TileShape& t) { return t.m * t.n * 4; }
 constexpr bool kernel_has_cluster_reduce(const TileShape& t, const ClusterShape& c) {
-  return kernel_has_config(t, c) && c.m == 1 && c.n == 1 && t.m * t.n <= kClusterReduceMaxTileArea;
+  return kernel_has_config(t, c) && c.m == 1 && c.n == 1 &&
+         wgmma_smem_bytes(t) + kClusterReduceBarrierBytes + cluster_reduce_partial_bytes(t) <=
+             kWgmmaSmemLimit;
 }
 
 }  // namespace lw

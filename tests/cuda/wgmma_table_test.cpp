@@ -26,6 +26,14 @@ bool has_pingpong_form(const TileShape& t) {
   return false;
 }
 
+bool has_cluster_reduce_form(const TileShape& t) {
+  constexpr TileShape kDsmTiles[] = {{16, 64, 64}, {16, 128, 64}, {32, 64, 64}, {32, 128, 64},
+                                     {64, 16, 64}, {64, 32, 64},  {64, 64, 64}, {64, 96, 64}};
+  for (const TileShape& d : kDsmTiles)
+    if (lw::same_tile(d, t)) return true;
+  return false;
+}
+
 int64_t expected_smem(const TileShape& t) {
   return lw::kWgmmaSmemAlign + lw::wgmma_stages(t) * lw::wgmma_stage_bytes(t) +
          lw::kWgmmaBarrierBytes + lw::wgmma_epilogue_bytes(lw::wgmma_epilogue_buffers(t));
@@ -51,8 +59,9 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     CHECK(e.slice_rows_a == t.m / c.n);
     CHECK(e.slice_rows_b == t.n / c.m);
     CHECK(e.reduce_threads == kBothConsumers);
-    // The splitk-dsm form: 1x1 configs of at most 128x128 elements, apart from the others.
-    const bool dsm = c.m * c.n == 1 && t.m * t.n <= 128 * 128;
+    // The splitk-dsm form: the 1x1 configs whose CTA has room for one more fp32 tile (16x64 with
+    // 113 KiB of ring and boxes ... 64x96 with 193 KiB), apart from the others.
+    const bool dsm = c.m * c.n == 1 && has_cluster_reduce_form(t);
     REQUIRE((e.cluster_reduce_main != nullptr) == dsm);
     if (dsm) CHECK((e.cluster_reduce_main != e.main));
     REQUIRE((e.pingpong_main != nullptr) == has_pingpong_form(t));
