@@ -152,6 +152,12 @@ std::string render_table(const std::vector<std::vector<PredictRow>>& blocks,
         o << fmt("  p10-p90 %.1f", r.coverage->low_us) << fmt("-%.1f", r.coverage->high_us);
       }
       if (timed) o << "\n";
+      // A row flagged for itself (its decomposition), beyond the shape's flag printed above.
+      const bool shape_flagged = first.coverage && first.coverage->extrapolated;
+      if (timed && r.coverage && r.coverage->extrapolated &&
+          (!shape_flagged || r.coverage->reason != first.coverage->reason)) {
+        o << "    EXTRAPOLATED: " << r.coverage->reason << "\n";
+      }
     }
     o << "\n";
   }

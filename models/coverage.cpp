@@ -77,7 +77,7 @@ double quantile(std::vector<double> values, double q) {
 }
 
 std::string schedule_family(const std::string& schedule) {
-  for (const char* f : {"two-tile", "cutlass", "splitk", "streamk", "dp"}) {
+  for (const char* f : {"two-tile", "cutlass", "splitk-dsm", "splitk", "streamk", "dp"}) {
     if (schedule.rfind(f, 0) == 0) return f;
   }
   return "all";
@@ -209,6 +209,10 @@ void Coverage::set_bands(const std::map<std::string, std::vector<double>>& ratio
     bands_["all"] = {quantile(all, kIntervalLow), quantile(all, kIntervalHigh),
                      static_cast<int64_t>(all.size())};
   }
+}
+
+bool Coverage::validated(const std::string& family) const {
+  return family == "all" || bands_.empty() || bands_.count(family) > 0;
 }
 
 Interval Coverage::interval(const std::string& family, double makespan_us,

@@ -68,6 +68,8 @@ class Coverage {
   void set_bands(const std::map<std::string, std::vector<double>>& ratios_by_family);
 
   Located locate(const Problem& p, int64_t sms) const;
+  // Whether validation rows of `family` were recorded (true where no family has any: no bands).
+  bool validated(const std::string& family) const;
   // The family's band (or "all") applied to `makespan_us`; an extrapolated row's band is widened
   // in log space about its centre by distance / threshold (stated in docs/CALIBRATION.md).
   Interval interval(const std::string& family, double makespan_us, const Located& where) const;
@@ -104,8 +106,8 @@ class Coverage {
   double sms_scale_ = 1;                        // their log2 standard deviation
 };
 
-// The interval's family of a schedule name ("splitk:4" -> "splitk", "cutlass-dp" -> "cutlass",
-// "two-tile" -> "two-tile"; "all" for any other).
+// The interval's family of a schedule name ("splitk:4" -> "splitk", "splitk-dsm:4" -> "splitk-dsm",
+// "cutlass-dp" -> "cutlass", "two-tile" -> "two-tile"; "all" for any other).
 std::string schedule_family(const std::string& schedule);
 
 // The `q` quantile (0..1) of `values` by linear interpolation between order statistics; throws

@@ -23,6 +23,11 @@ void attach_coverage(const Coverage& coverage, int64_t sms, std::vector<PredictR
       const std::string family = schedule_family(r.schedule == "best" ? r.choice : r.schedule);
       const Interval in = coverage.interval(family, r.makespan, where);
       c.low_us = in.low_us, c.high_us = in.high_us;
+      if (!coverage.validated(family)) {  // e.g. splitk-dsm: no campaign row ran it
+        c.extrapolated = true;
+        c.reason = family + " was not in the calibration (no validation rows of it)" +
+                   (where.extrapolated ? "; " + where.reason : "");
+      }
     }
     r.coverage = c;
   }

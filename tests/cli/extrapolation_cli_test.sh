@@ -24,6 +24,18 @@ grep -qF '4096,4096,8,132,dp,DataParallel,1024,1,0,0,1024,34.5918,13.1151,0.3791
 grep -qx 'lastwave predict: 2 of 4 rows extrapolated, the first: 59136x59136x59136: distance 2.0 sd > 0.3 from the nearest trained shape 4096x16384x16384 and SM count 132; mostly m\*n\*k: 59136x59136x59136 is 1.3 sd above it' "$tmp/err"
 [[ $(wc -l <"$tmp/err") -eq 2 ]]
 
+# A decomposition r17 never saw (splitk-dsm): flagged with that reason on an in-range shape, its
+# interval the all-rows band, and counted in the summary line.
+"$lastwave" predict --gpu h200 --model "$r17" --m 4096 --n 4096 --k 4096 --schedule splitk:2,splitk-dsm:2 \
+  --format csv -q >"$tmp/dsm.csv" 2>"$tmp/dsm.err"
+grep -q '^4096,4096,4096,132,splitk:2,.*,ok,,false,,[0-9.]*,[0-9.]*$' "$tmp/dsm.csv"
+grep -q '^4096,4096,4096,132,splitk-dsm:2,.*,ok,,true,splitk-dsm was not in the calibration (no validation rows of it),[0-9.]*,[0-9.]*$' "$tmp/dsm.csv"
+grep -q '^lastwave predict: 1 of 2 rows extrapolated, the first: 4096x4096x4096: splitk-dsm was not' "$tmp/dsm.err"
+"$lastwave" predict --gpu h200 --model "$r17" --m 4096 --n 4096 --k 4096 --schedule splitk:2,splitk-dsm:2 \
+  -q 2>/dev/null >"$tmp/dsm.txt"
+grep -qx '    EXTRAPOLATED: splitk-dsm was not in the calibration (no validation rows of it)' "$tmp/dsm.txt"
+[[ $(grep -c EXTRAPOLATED "$tmp/dsm.txt") -eq 1 ]]
+
 # JSON and the table carry the same.
 "$lastwave" predict --gpu h200 --model "$r17" --m 4096 --n 4096 --k 8 --schedule dp --format json \
   -q 2>/dev/null | grep -q '"extrapolated": true'

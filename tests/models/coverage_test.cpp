@@ -138,6 +138,7 @@ TEST_CASE("an extrapolated row's band widens in log space by distance / threshol
 
 TEST_CASE("schedules map to the bands' families") {
   CHECK(lw::schedule_family("splitk:4") == "splitk");
+  CHECK(lw::schedule_family("splitk-dsm:4") == "splitk-dsm");
   CHECK(lw::schedule_family("cutlass-dp") == "cutlass");
   CHECK(lw::schedule_family("two-tile") == "two-tile");
   CHECK(lw::schedule_family("dp-persistent") == "dp");
