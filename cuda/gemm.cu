@@ -55,13 +55,13 @@ const WgmmaEntry& wgmma_entry_for(const TileShape& tile, const ClusterShape& clu
 struct ClusterLaunch {
   cudaLaunchConfig_t config{};
   cudaLaunchAttribute attr{};
-  // `extra_smem`: bytes past the kernel's own (a ClusterShared plan's reduction area).
   ClusterLaunch(const ClusterLaunch&) = delete;  // config points at attr
   ClusterLaunch& operator=(const ClusterLaunch&) = delete;
   ClusterLaunch(const WgmmaEntry& e, int64_t grid, int64_t size, cudaStream_t stream)
       : ClusterLaunch(e, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(size)),
                       stream, 0) {}
-  // Any grid and cluster dimensions; `extra_smem`: bytes past the kernel's own.
+  // Any grid and cluster dimensions; `extra_smem`: bytes past the kernel's own (a cluster_reduce
+  // plan's partials).
   ClusterLaunch(const WgmmaEntry& e, dim3 grid, dim3 cluster, cudaStream_t stream,
                 int64_t extra_smem) {
     config.gridDim = grid;
@@ -89,7 +89,7 @@ bool is_mma_tile(const TileShape& t) {
 }
 
 // Dynamic shared memory above 48 KB needs an opt-in per function (and per context). Only ever
-// raised: a ClusterShared launcher's larger opt-in must survive another launcher of the same
+// raised: a splitk-dsm launcher's larger opt-in must survive another launcher of the same
 // kernel (host-side cache, one device per process).
 void allow_smem(const void* f, int bytes) {
   static std::unordered_map<const void*, int> allowed;
@@ -108,8 +108,8 @@ int64_t occupancy(const void* f, int threads, int smem) {
   return n;
 }
 
-// The DeviceFacts of a ClusterShared plan (launch_plan.hpp): the general form's shared memory
-// and the device's limit, and how many clusters of its splits fit with the reduction area added.
+// The DeviceFacts of a cluster_reduce plan (launch_plan.hpp): the kernel's shared memory and the
+// device's limit, and how many clusters of its splits its splitk-dsm form fits with the partials.
 void reduce_cluster_facts(const Plan& plan, const WgmmaEntry& e, DeviceFacts& facts) {
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice");

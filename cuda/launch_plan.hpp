@@ -29,8 +29,8 @@ struct LaunchShape {
   int64_t flag_bytes = 0;
   int64_t max_segments = 0;   // most segments any CTA of the main launch walks (trace rows)
   int64_t resident_ctas = 0;  // partition_sms * ctas_per_sm
-  // Launch clusters of this many CTAs along x that reduce through the owner's shared memory
-  // (reduce_cluster_size; 0 = none), and the dynamic shared memory each CTA adds for it.
+  // Launch clusters of this many CTAs (1 x splits, a tile's splits) that reduce through the owner's
+  // shared memory (reduce_cluster_size; 0 = none), and the dynamic shared memory each CTA adds.
   int64_t reduce_cluster = 0;
   int64_t reduce_smem_bytes = 0;
 };

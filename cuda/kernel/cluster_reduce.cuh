@@ -44,15 +44,15 @@ __device__ __forceinline__ uint32_t reduce_frag(int64_t j, int f) {
          static_cast<uint32_t>(f * L::kThreads + L::tid()) * kFloat4Bytes;
 }
 
-// A peer's StorePartial: its partial into its slot of the owner (the tile's last split, the last
-// rank of the cluster: ranks are blockIdx.y, the split), then its arrival. The first write waits
+// A peer's StorePartial: its partial into its slot of the owner (cluster_reduce_owner: ranks are
+// blockIdx.y, the split), then its arrival. The first write waits
 // until every CTA of the cluster has started and initialised its barrier (the arrive after
 // make_ring).
 template <class L>
 __device__ __forceinline__ void store_to_owner(const Plan& plan, const Segment& s,
                                                const typename L::Acc& acc) {
-  const auto owner = static_cast<uint32_t>(plan.splits - 1);
-  const int64_t j = s.slot - s.tile * (plan.splits - 1);  // this peer's split
+  const auto owner = static_cast<uint32_t>(cluster_reduce_owner(plan));
+  const int64_t j = cluster_reduce_peer(plan, s);
   ptx::cluster_wait();
 #pragma unroll
   for (int f = 0; f < L::kFrags; ++f) {
@@ -70,12 +70,7 @@ __device__ __forceinline__ void reduce_from_peers(const Plan& plan, typename L::
   for (int64_t j = 0; j < plan.splits - 1; ++j) {
 #pragma unroll
     for (int f = 0; f < L::kFrags; ++f) {
-      const float4 v = ptx::ld_shared_v4_f32(reduce_frag<L>(j, f));
-      float* d = frag(acc, f);
-      d[0] += v.x;
-      d[1] += v.y;
-      d[2] += v.z;
-      d[3] += v.w;
+      add_frag(acc, f, ptx::ld_shared_v4_f32(reduce_frag<L>(j, f)));  // fixup.cuh's
     }
   }
 }

@@ -105,7 +105,9 @@ struct WgmmaConfig {
   static constexpr int kEpilogueBoxes = kWgCols / kEpilogueBoxCols;
   static constexpr int kTailCols = kWgCols % kEpilogueBoxCols;
   static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}));
-  static constexpr int kSmemBytes = kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes;
+  static constexpr int kSmemBytes = static_cast<int>(wgmma_smem_bytes(TileShape{kM, kN, kTileK}));
+  static_assert(kSmemBytes == kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes,
+                "the layout make_ring carves");
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
   // Register split (setmaxnreg): the producer warpgroup gives registers to the consumers.
   static constexpr int kProducerRegs = 40;

@@ -178,6 +178,11 @@ constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
              ? kEpilogueMaxBuffers
              : 1;
 }
+// A CTA's dynamic shared memory: alignment slack, the ring, the barriers, the store boxes.
+constexpr int64_t wgmma_smem_bytes(const TileShape& t) {
+  return kWgmmaSmemAlign + wgmma_stages(t) * wgmma_stage_bytes(t) + kWgmmaBarrierBytes +
+         wgmma_epilogue_bytes(wgmma_epilogue_buffers(t));
+}
 
 // A Final owner's reduction (cuda/kernel/fixup.cuh) loads several peers' fp32 partial slots per L2
 // round trip, then adds them in k order: the batch beside the accumulator stays within
@@ -238,10 +243,6 @@ constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
 // 16x64 .. 64x96 without a multicast cluster (the splits are the cluster); wider tiles' rings fill
 // the shared memory.
 inline constexpr int64_t kClusterReduceBarrierBytes = 16;
-constexpr int64_t wgmma_smem_bytes(const TileShape& t) {
-  return kWgmmaSmemAlign + wgmma_stages(t) * wgmma_stage_bytes(t) + kWgmmaBarrierBytes +
-         wgmma_epilogue_bytes(wgmma_epilogue_buffers(t));
-}
 LW_HD constexpr int64_t cluster_reduce_partial_bytes(const TileShape& t) { return t.m * t.n * 4; }
 constexpr bool kernel_has_cluster_reduce(const TileShape& t, const ClusterShape& c) {
   return kernel_has_config(t, c) && c.m == 1 && c.n == 1 &&

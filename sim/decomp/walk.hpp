@@ -195,6 +195,14 @@ LW_HD bool walk_next_as(const Plan& p, CtaWalk& w, Segment& s) {
   }
 }
 
+// cluster_reduce plans: the owner of a tile is its last split (FixupOwner::LastK), the cluster's
+// last rank; a peer's segment writes the owner's slot `peer` (its split, as classify numbers
+// slots).
+LW_HD int64_t cluster_reduce_owner(const Plan& p) { return p.splits - 1; }
+LW_HD int64_t cluster_reduce_peer(const Plan& p, const Segment& s) {
+  return s.slot - s.tile * (p.splits - 1);
+}
+
 // The one segment of CTA r of the separate-reduction launch.
 LW_HD Segment reduction_segment(const Plan& p, int64_t r) {
   Segment s;
