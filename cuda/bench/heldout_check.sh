@@ -32,7 +32,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,te
   --format=csv,noheader | tee "$OUT/heldout-card.txt"
 if [[ ,$WHICH, == *,small,* ]]; then
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
-    --decomposition dp,dp-persistent,splitk:2,splitk:4,splitk:8,streamk --shuffle 20261204 \
+    --decomposition dp,dp-persistent,splitk:2,splitk:4,splitk:8,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk \
+    --shuffle 20261204 \
     --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS.csv" \
     >"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" \
