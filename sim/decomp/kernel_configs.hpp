@@ -249,5 +249,14 @@ constexpr bool kernel_has_cluster_reduce(const TileShape& t, const ClusterShape&
          wgmma_smem_bytes(t) + kClusterReduceBarrierBytes + cluster_reduce_partial_bytes(t) <=
              kWgmmaSmemLimit;
 }
+// Whether splitk-dsm:splits runs on tile x cluster: the form exists and the owner's shared memory
+// holds splits - 1 partials beside the kernel's own (cuda/launch_plan refuses the others).
+constexpr bool kernel_runs_cluster_reduce(const TileShape& t, const ClusterShape& c,
+                                          int64_t splits) {
+  return kernel_has_cluster_reduce(t, c) && splits >= 2 && splits <= kMaxClusterCtas &&
+         wgmma_smem_bytes(t) + kClusterReduceBarrierBytes +
+                 (splits - 1) * cluster_reduce_partial_bytes(t) <=
+             kWgmmaSmemLimit;
+}
 
 }  // namespace lw

@@ -1,6 +1,7 @@
 // Deadlock diagnosis: when no event is left but CTAs are unfinished, find and print the wait cycle
 // (CTA waits on a flag raised by another CTA, a CTA not yet resident waits for a slot).
 #include <sstream>
+#include <string>
 
 #include "sim/gpu/simulator.hpp"
 
@@ -8,6 +9,13 @@ namespace lw {
 
 void Simulator::report_deadlock() {
   result_.deadlock = true;
+  if (gang_ > 1 && gang_pool_ == 0) {
+    result_.deadlock_report = "deadlock at t=0: a tile's " + std::to_string(gang_) +
+                              " splits are one cluster (splitk-dsm) and need " +
+                              std::to_string(gang_) + " CTA slots at once; " +
+                              std::to_string(opt_.sms * opt_.ctas_per_sm) + " exist";
+    return;
+  }
   // Unfinished CTAs: resident ones (by slot) and the ones never dispatched.
   struct Pending {
     int64_t id;
@@ -27,7 +35,8 @@ void Simulator::report_deadlock() {
     }
     pending.push_back(std::move(p));
   }
-  for (int64_t id = next_to_dispatch_; id < launch_grid_; ++id) {
+  for (int64_t seq = next_to_dispatch_; seq < launch_grid_; ++seq) {
+    const int64_t id = dispatched_cta(seq);
     Pending p{id, -1, {}};
     CtaWalk w;
     walk_begin(*plan_, id, w);

@@ -2,6 +2,7 @@
 #include "sim/gpu/simulator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -307,7 +308,7 @@ void Simulator::launch(int32_t which, double t) {
   done_in_launch_ = 0;
   // State is kept per CTA slot (at most sms * ctas_per_sm CTAs are resident), not per CTA, so a
   // grid of many waves costs no memory traffic for CTAs that are not running.
-  const int64_t resident = std::min(launch_grid_, opt_.sms * opt_.ctas_per_sm);
+  const int64_t resident = resident_slots(which);
   if (ctas_.size() < static_cast<size_t>(resident)) ctas_.resize(static_cast<size_t>(resident));
   // A slot's consumers start idle; an exiting CTA leaves them so for the next (start_next_segment).
   if (epilogue_overlap_ > 0) consumers_.assign(static_cast<size_t>(resident), Consumers{});
@@ -317,10 +318,48 @@ void Simulator::launch(int32_t which, double t) {
   // Hardware fills SMs round-robin: CTA i lands on SM i % sms while slots remain. All of the
   // first wave is placed before any CTA starts, so every one of them sees the same busy-SM count.
   const int64_t first_wave = resident;
-  for (int64_t i = 0; i < first_wave; ++i) place(next_to_dispatch_++, i, i % opt_.sms);
+  for (int64_t i = 0; i < first_wave; ++i)
+    place(dispatched_cta(next_to_dispatch_++), i, i % opt_.sms);
   // (A CTA with no work exits at once and hands its slot to the next CTA.)
   for (int64_t i = 0; i < first_wave; ++i)
     start_next_segment(i, start + checked(fixed_.cta_prologue, "cta_prologue"));
+}
+
+int64_t Simulator::resident_slots(int32_t which) {
+  const int64_t slots = opt_.sms * opt_.ctas_per_sm;
+  gang_ = which == 0 ? std::max<int64_t>(1, reduce_cluster_size(*plan_)) : 1;
+  if (gang_ == 1) return std::min(launch_grid_, slots);
+  const int64_t fit = opt_.reduce_cluster_slots > 0 ? opt_.reduce_cluster_slots : slots / gang_;
+  if (launch_grid_ % gang_ != 0 || gang_ > kMaxClusterCtas) {
+    throw std::invalid_argument("a cluster of " + std::to_string(gang_) +
+                                " CTAs (splitk-dsm) is not whole clusters of the grid of " +
+                                std::to_string(launch_grid_) + " CTAs, or more than " +
+                                std::to_string(kMaxClusterCtas) + " CTAs");
+  }
+  // None when no cluster fits: nothing starts, and the run ends as a deadlock that says why.
+  const int64_t clusters =
+      std::max<int64_t>(0, std::min({launch_grid_ / gang_, fit, slots / gang_}));
+  gang_pool_ = clusters * gang_;
+  free_gang_slots_.clear();
+  free_gang_slots_.reserve(static_cast<size_t>(gang_pool_));
+  return gang_pool_;
+}
+
+void Simulator::refill_gang(int64_t slot, double t) {
+  free_gang_slots_.push_back(slot);
+  while (static_cast<int64_t>(free_gang_slots_.size()) >= gang_ &&
+         next_to_dispatch_ < launch_grid_) {
+    // Take the cluster's slots first: a CTA that exits at once (no work) frees its slot again.
+    std::array<int64_t, kMaxClusterCtas> picked{};
+    for (int64_t k = 0; k < gang_; ++k) {
+      picked[static_cast<size_t>(k)] = free_gang_slots_.back();
+      free_gang_slots_.pop_back();
+    }
+    for (int64_t k = 0; k < gang_; ++k) {
+      const int64_t s = picked[static_cast<size_t>(k)];
+      dispatch(dispatched_cta(next_to_dispatch_++), s, ctas_[s].sm, t);
+    }
+  }
 }
 
 void Simulator::dispatch(int64_t cta, int64_t slot, int64_t sm, double t) {
@@ -454,7 +493,9 @@ inline void Simulator::exit_cta(int64_t cta, double t) {
   set_active(c.sm, -1);
   ++free_slots_[c.sm];
   ++done_in_launch_;
-  if (next_to_dispatch_ < launch_grid_) {
+  if (gang_ > 1) [[unlikely]] {
+    refill_gang(cta, t);
+  } else if (next_to_dispatch_ < launch_grid_) {
     dispatch(next_to_dispatch_++, cta, c.sm, t);
   } else if (done_in_launch_ == launch_grid_ && current_launch_ == 0 && plan_->separate_reduction) {
     queue_.push(t, kPriorityLaunch, kLaunch, 1);

@@ -57,6 +57,12 @@ struct SimOptions {
   // For a cluster plan (plan.hpp), `sms` counts cluster slots and each simulated CTA is a cluster
   // of `cluster_size` CTAs on as many SMs: the model sees sms and busy SMs times cluster_size.
   int64_t cluster_size = 1;
+  // For a plan whose tiles' splits are one launch cluster each (Plan::cluster_reduce): such
+  // clusters resident at once (resident_clusters of 1 x splits; 0 = sms * ctas_per_sm / splits).
+  // The hardware starts a cluster's CTAs together on free SMs of one GPC: the simulator keeps that
+  // many clusters' slots (the SMs the GPCs can pack) and starts a tile's splits together once as
+  // many of them are free (GPC boundaries among them are not modelled).
+  int64_t reduce_cluster_slots = 0;
   // > 0: CostModel::makespan_factor of the plan, asked already (`best` asks a config's plans
   // together); 0: the run asks the model.
   double makespan_factor = 0;
@@ -65,13 +71,13 @@ struct SimOptions {
 
 // Whether runs with options a and b are the same run (every field equal).
 inline bool same_options(const SimOptions& a, const SimOptions& b) {
-  static_assert(sizeof(SimOptions) == 88, "SimOptions changed: compare the new field here");
+  static_assert(sizeof(SimOptions) == 96, "SimOptions changed: compare the new field here");
   return a.sms == b.sms && a.ctas_per_sm == b.ctas_per_sm &&
          a.record_timeline == b.record_timeline && a.cutoff == b.cutoff &&
          a.floors.iter == b.floors.iter && a.floors.epilogue == b.floors.epilogue &&
          a.floors.fixup == b.floors.fixup && a.floors.fixups == b.floors.fixups &&
-         a.cluster_size == b.cluster_size && a.makespan_factor == b.makespan_factor &&
-         a.sm_stats == b.sm_stats;
+         a.cluster_size == b.cluster_size && a.reduce_cluster_slots == b.reduce_cluster_slots &&
+         a.makespan_factor == b.makespan_factor && a.sm_stats == b.sm_stats;
 }
 
 // The SMs of the GPU (or partition) a run of `o` is on: cluster slots times the cluster's CTAs.
@@ -101,7 +107,9 @@ struct SimResult {
 class Simulator {
  public:
   // Throws std::runtime_error (one line) when the cost model gives an action a negative or
-  // non-finite time, or simulated time (the makespan, the ideal) would overflow.
+  // non-finite time, or simulated time (the makespan, the ideal) would overflow;
+  // std::invalid_argument when a cluster_reduce plan's grid is not whole clusters. A cluster that
+  // fits no group of slots is a deadlock (SimResult::deadlock_report says so).
   const SimResult& run(const Plan& plan, const CostModel& model, const SimOptions& options);
 
  private:
@@ -166,6 +174,17 @@ class Simulator {
   void start_next_segment(int64_t cta, double t);
   // The CTA is done: free its slot for the next (inline: once per CTA).
   [[gnu::always_inline]] inline void exit_cta(int64_t cta, double t);
+  // The launch's CTA dispatched `seq`-th: grid order, or a cluster_reduce plan's tiles one after
+  // another, each tile's splits (CTAs tile + split * tiles, plan.hpp) together.
+  int64_t dispatched_cta(int64_t seq) const {
+    return gang_ == 1 ? seq : seq / gang_ + (seq % gang_) * (launch_grid_ / gang_);
+  }
+  // Slots resident at once in launch `which` (sets gang_): for a cluster_reduce plan, the slots of
+  // the clusters that fit at once (0 when none does).
+  int64_t resident_slots(int32_t which);
+  // A cluster_reduce CTA in slot `slot` left at t: once a cluster's worth of slots is free, the
+  // next tile's splits start there together.
+  [[gnu::noinline]] void refill_gang(int64_t slot, double t);
   [[gnu::noinline]] void end_pingpong_loop(int64_t cta, double t, double epilogue);
   // Ping-pong: a whole tile's MAC loop in CTA slot `cta` ended at t and its epilogue takes
   // `epilogue`: when the CTA's next MAC loop may start (CostNeeds::epilogue_overlap). The CTA's
@@ -361,6 +380,9 @@ class Simulator {
   int64_t next_to_dispatch_ = 0;
   int64_t used_slots_ = 0;  // slots [0, used_slots_) hold CTAs of the current launch
   int64_t done_in_launch_ = 0;
+  int64_t gang_ = 1;       // CTAs dispatched together (a cluster_reduce tile's splits)
+  int64_t gang_pool_ = 0;  // slots such clusters may hold at once
+  std::vector<int64_t> free_gang_slots_;  // of those, the free ones (capacity gang_pool_)
   double now_ = 0;
   // The cut-off on the clock: opt_.cutoff, less the least time the work not started yet needs
   // (iterations, epilogues, fixups) at SimOptions::floors (recomputed as segments start; it only

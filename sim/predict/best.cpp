@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "sim/decomp/planners/config_list.hpp"
 #include "sim/decomp/planners/schedule.hpp"
@@ -13,9 +14,9 @@
 namespace lw {
 
 const std::vector<std::string>& best_decompositions() {
-  static const std::vector<std::string> names = {"dp",       "splitk:2", "splitk:3",
-                                                 "splitk:4", "splitk:6", "splitk:8",
-                                                 "streamk",  "cutlass",  "two-tile"};
+  static const std::vector<std::string> names = {
+      "dp",      "splitk:2", "splitk:3", "splitk:4",     "splitk:6",     "splitk:8",
+      "streamk", "cutlass",  "two-tile", "splitk-dsm:2", "splitk-dsm:4", "splitk-dsm:8"};
   return names;
 }
 
@@ -45,7 +46,13 @@ double chain_worth_share(const Plan& p) {
 }
 
 // Try-first rank of each best_decompositions() entry (lower first).
-constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2};
+constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2, 9, 10, 11};
+
+// The splits of a splitk-dsm:S entry of best_decompositions(); 0 for the others.
+int64_t dsm_splits(const std::string& name) {
+  const std::string prefix = "splitk-dsm:";
+  return name.rfind(prefix, 0) == 0 ? std::stoll(name.substr(prefix.size())) : 0;
+}
 
 // The candidate's ideal makespan (models/cost_model.hpp): the search order only needs the physics.
 double candidate_ideal(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
@@ -60,6 +67,13 @@ bool same_config(const Plan& a, const Plan& b) {
 
 }  // namespace
 
+bool kernel_runs_decomposition(const std::string& decomposition, const TileShape& tile,
+                               const ClusterShape& cluster) {
+  const int64_t splits = dsm_splits(decomposition);
+  return kernel_has_config(tile, cluster) &&
+         (splits == 0 || kernel_runs_cluster_reduce(tile, cluster, splits));
+}
+
 SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
   SimOptions opt;
   opt.cluster_size = cluster.m * cluster.n;
@@ -70,6 +84,13 @@ SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster) {
     opt.sms = resident_clusters(gpu, cluster);
     opt.ctas_per_sm = 1;
   }
+  return opt;
+}
+
+SimOptions sim_options_for(const GpuShape& gpu, const Plan& plan) {
+  SimOptions opt = sim_options_for(gpu, plan.cluster);
+  const int64_t size = reduce_cluster_size(plan);
+  if (size > 1) opt.reduce_cluster_slots = resident_reduce_clusters(gpu, size);
   return opt;
 }
 
@@ -122,6 +143,7 @@ std::vector<Candidate> search_order(const Problem& problem, const GpuShape& gpu,
       if (resident_clusters(gpu, clusters[c]) < 1) continue;  // needs more SMs than the GPU has
       const double ideal = candidate_ideal(problem, tiles[t], clusters[c], gpu, model);
       for (size_t d = 0; d < nd; ++d) {
+        if (!kernel_runs_decomposition(best_decompositions()[d], tiles[t], clusters[c])) continue;
         order.push_back(
             Candidate{t, c, d, (t * clusters.size() + c) * nd + d, ideal, kTryFirst[d]});
       }
@@ -212,7 +234,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
     plans.push_back(plan_schedule(names[c.decomposition], problem, tiles[c.tile], gpu, reduction,
                                   clusters[c.cluster])
                         .plan);
-    sms.push_back(simulated_sms(sim_options_for(gpu, clusters[c.cluster])));
+    sms.push_back(simulated_sms(sim_options_for(gpu, plans.back())));
   }
   std::vector<double> factors(plans.size());
   model.makespan_factors(plans.data(), sms.data(), plans.size(), factors.data());
@@ -229,7 +251,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
         break;
       }
     }
-    const SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+    const SimOptions opt = sim_options_for(gpu, plans[i]);
     all.push_back(Bounded{&c, &plans[i], factors[i],
                           least_time(plans[i], model, opt) * factors[i] * kRoundingMargin, twin});
   }
@@ -257,7 +279,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
     if (q.bound > ranking.cutoff()) break;  // neither this nor a later one can enter (nor tie)
     Bounded& b = all[q.i];
     if (!q.chained && b.twin == q.i && q.bound > chain_worth_share(*b.plan) * ranking.cutoff()) {
-      const SimOptions opt = sim_options_for(gpu, clusters[b.candidate->cluster]);
+      const SimOptions opt = sim_options_for(gpu, *b.plan);
       const double enough = ranking.cutoff() / (b.factor * kRoundingMargin);
       const double chained =
           fixup_chain_time(*b.plan, model, opt, enough) * b.factor * kRoundingMargin;
@@ -272,7 +294,7 @@ std::vector<BestChoice> rank_best(const Problem& problem, const GpuShape& gpu, R
       b.can_win = all[b.twin].can_win;
       b.makespan = all[b.twin].makespan;
     } else {
-      SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+      SimOptions opt = sim_options_for(gpu, *b.plan);
       opt.cutoff = ranking.cutoff();
       opt.sm_stats = false;
       opt.makespan_factor = b.factor;
@@ -311,7 +333,7 @@ std::vector<BestChoice> rank_best_exhaustive(const Problem& problem, const GpuSh
     const std::string& name = best_decompositions()[c.decomposition];
     const Plan plan =
         plan_schedule(name, problem, tiles[c.tile], gpu, reduction, clusters[c.cluster]).plan;
-    SimOptions opt = sim_options_for(gpu, clusters[c.cluster]);
+    SimOptions opt = sim_options_for(gpu, plan);
     opt.sm_stats = false;
     const SimResult& r = sim.run(plan, model, opt);
     ++simulated;

@@ -14,8 +14,14 @@
 namespace lw {
 
 // Decompositions `best` tries for every config: dp, splitk:{2,3,4,6,8}, streamk, cutlass,
-// two-tile (names of sim/decomp/planners/schedule.hpp).
+// two-tile, and splitk-dsm:{2,4,8} on the configs the kernels run it on
+// (kernel_runs_cluster_reduce) (names of sim/decomp/planners/schedule.hpp).
 const std::vector<std::string>& best_decompositions();
+
+// Whether the kernels run best_decompositions() entry `decomposition` on tile x cluster: every
+// one where the config exists, splitk-dsm:S where kernel_runs_cluster_reduce says so.
+bool kernel_runs_decomposition(const std::string& decomposition, const TileShape& tile,
+                               const ClusterShape& cluster);
 
 // The winning config and decomposition. `found` is false when every candidate deadlocks.
 struct BestChoice {
@@ -80,5 +86,8 @@ std::vector<TileShape> model_tiles(const CostModel& model);
 // Simulator options for plans of `cluster` on `gpu`: cluster slots (gpu.max_active_clusters, or
 // sms x ctas_per_sm / cluster size) and the cluster size, as plan_schedule plans them.
 SimOptions sim_options_for(const GpuShape& gpu, const ClusterShape& cluster);
+// The same for `plan` (its cluster), with the resident clusters of its splits where the splits
+// reduce in one cluster (Plan::cluster_reduce, SimOptions::reduce_cluster_slots).
+SimOptions sim_options_for(const GpuShape& gpu, const Plan& plan);
 
 }  // namespace lw

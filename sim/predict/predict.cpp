@@ -37,7 +37,7 @@ PredictRow run_one(const Problem& problem, const std::string& schedule, const Ti
   const Planned planned =
       plan_schedule(schedule, problem, tile, setup.gpu, setup.reduction, cluster);
   const Plan& p = planned.plan;
-  SimOptions opt = sim_options_for(setup.gpu, cluster);
+  SimOptions opt = sim_options_for(setup.gpu, p);
   opt.record_timeline = timeline != nullptr;
   if (std::isfinite(cutoff)) {
     opt.cutoff = cutoff;

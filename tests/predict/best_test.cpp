@@ -67,10 +67,45 @@ TEST_CASE("the tile filter restricts the search") {
 }
 
 TEST_CASE("best tries the decompositions the brief names") {
-  const std::vector<std::string> expected = {"dp",       "splitk:2", "splitk:3",
-                                             "splitk:4", "splitk:6", "splitk:8",
-                                             "streamk",  "cutlass",  "two-tile"};
+  const std::vector<std::string> expected = {
+      "dp",      "splitk:2", "splitk:3", "splitk:4",     "splitk:6",     "splitk:8",
+      "streamk", "cutlass",  "two-tile", "splitk-dsm:2", "splitk-dsm:4", "splitk-dsm:8"};
   CHECK(lw::best_decompositions() == expected);
+}
+
+// splitk-dsm is a candidate only where the kernels have its form and the owner's shared memory
+// holds the S - 1 partials. What ran and what the launcher refused for lack of shared memory on an
+// H200 (configs/measurements/h200-r4/9514e10/dsm-small.csv.gz): 16x64 ran 8 splits, 64x64 ran 4
+// and 5 but not 6, 16x128 ran 7 but not 8, 32x128 ran 3 but not 4, 64x96 ran 2 but not 3.
+TEST_CASE("best offers splitk-dsm only on the configs the kernels run it on") {
+  const lw::ClusterShape flat{1, 1}, pair{2, 1};
+  const auto runs = [&](int64_t splits, int64_t m, int64_t n) {
+    return lw::kernel_runs_decomposition("splitk-dsm:" + std::to_string(splits),
+                                         lw::TileShape{m, n, 64}, flat);
+  };
+  CHECK(runs(8, 16, 64));
+  CHECK(runs(4, 64, 64));
+  CHECK_FALSE(runs(8, 64, 64));
+  CHECK_FALSE(runs(8, 16, 128));
+  CHECK(runs(2, 32, 128));
+  CHECK_FALSE(runs(4, 32, 128));
+  CHECK(runs(2, 64, 96));
+  CHECK_FALSE(runs(4, 64, 96));
+  CHECK_FALSE(runs(2, 128, 128));  // no form: the ring fills the shared memory
+  CHECK_FALSE(lw::kernel_runs_decomposition("splitk-dsm:2", lw::TileShape{64, 64, 64}, pair));
+  CHECK(lw::kernel_runs_decomposition("splitk:8", lw::TileShape{128, 128, 64}, pair));
+  // A skinny shape whose 64x64 split-K grid fits the resident clusters: the pick under the unit
+  // model never is a dsm plan on a tile without its form.
+  lw::Simulator sim;
+  const auto unit = lw::make_model("unit", {}, lw::GpuSpec{});
+  const auto ranked = lw::rank_best(lw::Problem{64, 512, 8192}, kH200, lw::Reduction::Deterministic,
+                                    *unit, tiles("all"), k1x1, 40, sim);
+  for (const lw::BestChoice& b : ranked) {
+    INFO(b.schedule, " ", lw::tile_text(b.tile));
+    if (b.schedule.rfind("splitk-dsm", 0) == 0) {
+      CHECK(lw::kernel_has_cluster_reduce(b.tile, b.cluster));
+    }
+  }
 }
 
 TEST_CASE("tile lists: kernel tiles only, one-line errors") {
@@ -261,9 +296,10 @@ static std::vector<Listed> exhaustive_ranking(const lw::Problem& p, const lw::Co
   std::vector<Listed> listed;
   for (size_t t = 0; t < all.size(); ++t) {
     for (size_t d = 0; d < names.size(); ++d) {
+      if (!lw::kernel_runs_decomposition(names[d], all[t], lw::ClusterShape{1, 1})) continue;
       const auto plan =
           lw::plan_schedule(names[d], p, all[t], kH200, lw::Reduction::Deterministic).plan;
-      const auto& r = sim.run(plan, model, lw::SimOptions{});
+      const auto& r = sim.run(plan, model, lw::sim_options_for(kH200, plan));
       const bool again = std::any_of(listed.begin(), listed.end(), [&](const Listed& l) {
         return l.index / names.size() == t && lw::same_plan(l.plan, plan);
       });

@@ -142,7 +142,10 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
 
 int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster) {
   if (gpu.max_active_clusters > 0) return gpu.max_active_clusters;
-  const int64_t size = cluster.m * cluster.n;
+  return resident_reduce_clusters(gpu, cluster.m * cluster.n);
+}
+
+int64_t resident_reduce_clusters(const GpuShape& gpu, int64_t size) {
   const int64_t even = gpu.sms * gpu.ctas_per_sm / size;
   const int64_t limit = size <= kMaxClusterCtas ? gpu.clusters_by_size[size] : 0;
   return limit > 0 ? std::min(limit, even) : even;

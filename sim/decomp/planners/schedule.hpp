@@ -30,6 +30,11 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
 // cluster size; 0 when none fits (plan_schedule refuses, best skips the cluster).
 int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster);
 
+// Clusters of `size` CTAs (a splitk-dsm tile's splits) resident at once on `gpu`: the preset's
+// gpu.clusters_by_size or an even share, never gpu.max_active_clusters (which a device measured
+// for the plan's multicast cluster); 0 when none fits.
+int64_t resident_reduce_clusters(const GpuShape& gpu, int64_t size);
+
 // Splits "a,b,c" and checks each name parses (without planning); throws on an unknown one.
 std::vector<std::string> parse_schedule_list(const std::string& list);
 
