@@ -17,6 +17,10 @@ SMS=${3:-132}
 SMALL_FLOPS=12000000000  # 2MNK below this: a small problem (~16 us at 750 TFLOP/s)
 SKINNY=64                # min(M, N) at most this: a skinny problem
 WHICH=${4:-small,large}   # the classes to run
+# Large shapes whose cuBLAS time passes this (ms) get cuBLAS timed beside every config: runs of a
+# few ms heat the card, so one cuBLAS time per shape, taken first, favours cuBLAS (the H100's
+# > 1 ms band: 0.925x against one time per shape, 1.013x beside each row, docs/PERFORMANCE.md).
+CUBLAS_EACH_ABOVE_MS=0.5
 limit=()
 [[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
 mkdir -p "$OUT"
@@ -45,6 +49,7 @@ if [[ ,$WHICH, == *,large,* ]]; then
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
     --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
+    --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
     --shuffle 20261204 --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
     >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
 fi

@@ -32,6 +32,7 @@ constexpr int kExitTimeLimit = 4;
 // The longest --time-limit taken (seconds, ~11.6 days): past it the deadline's clock would
 // overflow.
 constexpr double kMaxTimeLimitS = 1e6;
+constexpr double kMaxCublasEachAboveMs = 1e6;  // --cublas-each-above's bound, ms
 
 // "splitk" -> "splitk:S" where a split count is required but not written.
 std::string with_splits(const std::string& list, int64_t splits) {
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
   int reps = 20, warmup = 3;
   uint64_t shuffle = 0;
   double time_limit_s = 0;
+  double cublas_each_above_ms = 0;
   const auto started = std::chrono::steady_clock::now();
   desc.add_options()("help,h", "show this help")("m", po::value(&m), "rows of A and C")(
       "n", po::value(&n), "columns of C (rows of B)")("k", po::value(&k), "reduction depth")(
@@ -111,7 +113,9 @@ int main(int argc, char** argv) {
       "cublas-each",
       "time cuBLAS again right after each configuration, for that row's cublas_ms (default: once "
       "per shape, before its configurations; long runs heat the card between the two)")(
-      "out", po::value(&out), "CSV output file (default stdout)")(
+      "cublas-each-above", po::value(&cublas_each_above_ms),
+      "as --cublas-each, on the shapes whose first cuBLAS time exceeds this many ms (the ones "
+      "whose runs heat the card)")("out", po::value(&out), "CSV output file (default stdout)")(
       "time-limit", po::value(&time_limit_s),
       "seconds after which no further shape starts (each shape's configurations run all or "
       "none); the rows of the shapes run are written and the exit code is 4 (default: none)")(
@@ -203,7 +207,18 @@ int main(int argc, char** argv) {
     opt.reps = reps;
     opt.warmup = warmup;
     opt.shuffle_seed = shuffle;
-    opt.cublas_each = vm.count("cublas-each") > 0;
+    if (vm.count("cublas-each") && vm.count("cublas-each-above")) {
+      throw std::invalid_argument("--cublas-each and --cublas-each-above: give one");
+    }
+    if (vm.count("cublas-each")) opt.cublas_each_above_ms = 0;
+    if (vm.count("cublas-each-above")) {
+      if (!(cublas_each_above_ms >= 0 && cublas_each_above_ms <= kMaxCublasEachAboveMs)) {
+        throw std::invalid_argument("--cublas-each-above must be >= 0 and <= " +
+                                    std::to_string(static_cast<int64_t>(kMaxCublasEachAboveMs)) +
+                                    " ms");
+      }
+      opt.cublas_each_above_ms = cublas_each_above_ms;
+    }
     if (vm.count("time-limit")) {
       if (!(time_limit_s > 0 && time_limit_s <= kMaxTimeLimitS)) {
         throw std::invalid_argument("--time-limit must be > 0 and <= " +

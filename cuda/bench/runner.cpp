@@ -232,12 +232,13 @@ double time_cublas(ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& 
       .median;
 }
 
-// The row's cuBLAS time: the shape's, or with --cublas-each cuBLAS timed again right after the
-// row's configuration was (a configuration that could not run is not re-timed against).
+// The row's cuBLAS time: the shape's, or (--cublas-each, --cublas-each-above past the shape's
+// first cuBLAS time) cuBLAS timed again right after the row's configuration was (a configuration
+// that could not run is not re-timed against).
 void set_cublas(ResultRow& r, ShapeInputs& in, cudaStream_t s, CublasRef& blas, L2Flusher& flush,
                 const BenchOptions& opt) {
-  const bool timed = r.median_ms > 0;
-  r.cublas_ms = opt.cublas_each && timed ? time_cublas(in, s, blas, flush, opt) : in.blas_ms;
+  const bool again = r.median_ms > 0 && in.blas_ms > opt.cublas_each_above_ms;
+  r.cublas_ms = again ? time_cublas(in, s, blas, flush, opt) : in.blas_ms;
   r.cublas_tflops = tflops(in.shape, r.cublas_ms);
 }
 

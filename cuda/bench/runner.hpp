@@ -4,6 +4,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <tuple>
@@ -34,9 +35,10 @@ struct BenchOptions {
   // 0: each shape's configurations run in the given order; else in a permutation drawn from this
   // seed and the shape's index (--shuffle).
   uint64_t shuffle_seed = 0;
-  // true: cuBLAS is timed again right after each configuration and the row's cublas_ms is that
-  // time (the card's heat then falls on both alike); false: once per shape, before its configs.
-  bool cublas_each = false;
+  // On shapes whose first cuBLAS time (before their configurations) exceeds this, in ms, cuBLAS
+  // is timed again right after each configuration and the row's cublas_ms is that time (the
+  // card's heat then falls on both alike); elsewhere the first time. Infinity: never.
+  double cublas_each_above_ms = std::numeric_limits<double>::infinity();
   std::string trace_path;  // empty = no traces
   bool single_config = false;
   int64_t fp64_limit = int64_t{1} << 27;  // M*N*K up to which an FP64 host check runs

@@ -35,6 +35,9 @@ expect_error "time-limit" --m 128 --n 128 --k 128 --decomposition dp --time-limi
 expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition dp --time-limit inf
 expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition dp --time-limit nan
 expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition dp --time-limit 1e300
+expect_error "--cublas-each-above must be >= 0" --m 128 --n 128 --k 128 --decomposition dp --cublas-each-above -1
+expect_error "--cublas-each-above must be >= 0" --m 128 --n 128 --k 128 --decomposition dp --cublas-each-above nan
+expect_error "give one" --m 128 --n 128 --k 128 --decomposition dp --cublas-each --cublas-each-above 1
 "$bench" --help | grep -q -- "--time-limit" || { echo "FAIL: --help lacks --time-limit"; failures=$((failures + 1)); }
 "$bench" --help | grep -q -- "--cublas-each" || { echo "FAIL: --help lacks --cublas-each"; failures=$((failures + 1)); }
 if ! command -v nvidia-smi >/dev/null 2>&1; then
