@@ -217,13 +217,14 @@ void hold_terms(const TermChoice& v, ParamValues& start, FitOptions& fo) {
 // predicts those rows 2.5-19.7 % too fast as the clock falls (docs/calibration-notes.md). r9
 // left the list (its figures: the r9 report, same data and splits). Both hold pingpong_overlap
 // off: the r3 measurements ran the cooperative kernels only (the ping-pong form came later), and
-// load_round_us: their Final owners loaded one slot per L2 round trip (batches came later).
+// load_round_us: their Final owners loaded one slot per L2 round trip (batches came later), and
+// dsm_partial_saving: they ran no splitk-dsm (a tile's splits meeting in shared memory came later).
 void define_variants(CalibrationRun& run) {
   run.variants = {
       {"r12: r11 + the power limit's clock drop under long tensor load (power_throttle, "
        "power_boost_us)",
        {"ktile_fixed_us", "cluster_ktile_us", "cluster_oob_stretch", "pingpong_overlap",
-        "load_round_us"},
+        "load_round_us", "dsm_partial_saving"},
        {"reuse_lag_scale", "wave_reuse_scale"},
        {{"l2_reuse_mib", kL2ReuseStartMib}},
        {},
@@ -231,7 +232,7 @@ void define_variants(CalibrationRun& run) {
        {}},
       {"r11: r9 + the next wave's panel reuse priced by what one wave loads (wave_reuse_scale)",
        {"ktile_fixed_us", "cluster_ktile_us", "cluster_oob_stretch", "power_throttle",
-        "power_boost_us", "pingpong_overlap", "load_round_us"},
+        "power_boost_us", "pingpong_overlap", "load_round_us", "dsm_partial_saving"},
        {"reuse_lag_scale", "wave_reuse_scale"},
        {{"l2_reuse_mib", kL2ReuseStartMib}},
        {},

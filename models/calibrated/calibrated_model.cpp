@@ -131,6 +131,7 @@ class CalibratedModel final : public CostModel {
         load_(v.at("load_us")),
         accumulate_(v.at("accumulate_us")),
         load_round_(v.at("load_round_us")),
+        dsm_saving_(v.at("dsm_partial_saving")),
         flag_(v.at("flag_us")),
         prologue_(v.at("prologue_us")),
         launch_(v.at("launch_us")),
@@ -170,9 +171,11 @@ class CalibratedModel final : public CostModel {
         return epilogue_ * area(p) + cluster_segment(p) +
                tile_io(c, traffic::output_tile_bytes(p.tile));
       case Transfer::PartialStore:
+        if (p.cluster_reduce) return dsm_share() * partial_io(store_, p, c) + cluster_segment(p);
         return store_ * area(p) + cluster_segment(p) +
                tile_io(c, traffic::partial_tile_bytes(p.tile));
       case Transfer::PartialLoad:
+        if (p.cluster_reduce) return dsm_share() * partial_io(load_, p, c);
         return load_ * area(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
       case Transfer::PartialAccumulate:
         return accumulate_ * area(p) + cluster_segment(p) +
@@ -180,6 +183,12 @@ class CalibratedModel final : public CostModel {
     }
     return 0.0;
   }
+  // A partial's store or load through L2 at `per_tile` (store_us, load_us) and its tile I/O; a
+  // splitk-dsm partial (its splits meet in the owner's shared memory) costs dsm_share() of it.
+  double partial_io(double per_tile, const Plan& p, const CostContext& c) const {
+    return per_tile * area(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
+  }
+  double dsm_share() const { return 1.0 - dsm_saving_; }
   // A staging copy (plan_stages_operands) is one more launch that streams its bytes at the
   // operands' DRAM rate.
   FixedCosts fixed_costs(const Plan& p) const override {
@@ -335,7 +344,7 @@ class CalibratedModel final : public CostModel {
       ktile_fixed_, l2_reuse_mib_, lag_scale_, lag_l2_mib_, wave_reuse_, oob_rows_per_us_,
       smem_gb_per_s_, cluster_ktile_, cluster_segment_, cluster_oob_, power_throttle_,
       power_boost_us_, load_latency_, sm_spread_, pingpong_overlap_, epilogue_, store_, load_,
-      accumulate_, load_round_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
+      accumulate_, load_round_, dsm_saving_, flag_, prologue_, launch_, l2_mib_, chip_sms_;
   // The tile, tiles and clusters the parameters were fitted on (empty lists: every kernel tile
   // and cluster).
   FitScope scope_;

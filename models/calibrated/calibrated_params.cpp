@@ -153,6 +153,11 @@ ModelInfo calibrated_model_info() {
            "slots per trip (final_reduce_batch: 8 on 16x64, 1 on 128x128), charged once per batch "
            "beside load_us per slot (sim/decomp/kernel_configs.hpp, final_load_rounds); 0 = the "
            "term off"},
+          {"dsm_partial_saving", "fraction", 0.0, kFractionRange,
+           "share of a partial's store and load (store_us, load_us and their tile I/O) saved "
+           "where a tile's splits meet in the owner's distributed shared memory instead of L2 "
+           "(splitk-dsm, Plan::cluster_reduce); 0 = the term off: such partials cost as through "
+           "L2"},
           {"flag_us", "us", 0.5, kTimeRange, "delay before a spinning waiter sees a raised flag"},
           {"prologue_us", "us", 1.0, kTimeRange,
            "CTA start-up and pipeline fill before its first MMA"},

@@ -310,4 +310,32 @@ TEST_CASE("a cluster's segment cost: once per segment, with the action that ends
   CHECK(sim.run(single, *model, o).makespan == doctest::Approx(30.0).epsilon(1e-6));
 }
 
+TEST_CASE("splitk-dsm's partials cost dsm_partial_saving less than through L2") {
+  // 128x128x640 split 2 ways on 2 SMs: 5 k-tiles of 1 us per split; a partial's store 3 us and
+  // load 1 us (tile I/O off). Through L2 (splitk:2, or splitk-dsm with the term off) the peer
+  // stores by 5 + 3 = 8 and the owner loads after it: 9. Half saved: 5 + 1.5, then 0.5: 7.
+  const Problem problem{128, 128, 640};
+  GpuSpec two = gpu_preset("h200");
+  two.sms = 2;
+  SimOptions o;
+  o.sms = 2;
+  Simulator sim;
+  for (const auto& [saving, dsm_makespan] : {std::pair{0.0, 9.0}, std::pair{0.5, 7.0}}) {
+    CAPTURE(saving);
+    ParamValues v = ktiles_only();
+    v["store_us"] = 3.0;
+    v["load_us"] = 1.0;
+    v["tile_io_gb_per_s"] = kOff;
+    v["dsm_partial_saving"] = saving;
+    const auto model = make_model("calibrated", v, two);
+    const auto plan = [&](const char* schedule) {
+      return plan_schedule(schedule, problem, kSquare, GpuShape{2, 1}, Reduction::Deterministic)
+          .plan;
+    };
+    CHECK(sim.run(plan("splitk:2"), *model, o).makespan == doctest::Approx(9.0).epsilon(1e-6));
+    CHECK(sim.run(plan("splitk-dsm:2"), *model, o).makespan ==
+          doctest::Approx(dsm_makespan).epsilon(1e-6));
+  }
+}
+
 }  // namespace lw
