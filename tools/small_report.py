@@ -6,8 +6,13 @@ cuBLAS time is below --max-cublas-us, in the cuBLAS time bands --bands; once ove
 once without the tiles named by --without and the clusters named by --without-clusters (the set
 before they were added).
 With --by-m the summary has a row per M instead of per cuBLAS time band (the skinny-M table).
-Usage: tools/small_report.py RESULTS.csv[.gz]... [--max-cublas-us 20] [--bands 0,10,20]
-                             [--without T1,T2] [--without-clusters C1] [--worst N] [--by-m]"""
+With --pass CSV... (repeatable) the positional CSVs are one independent pass of the same lists and
+each --pass another: a config's time is the mean of its passes' medians (configs every pass ran),
+a shape's cuBLAS time the mean of each pass's (each pass's fastest cuBLAS time of the shape), and
+the shapes are those every pass ran: one pass of a small class moves its figure by about 2.5 %.
+Usage: tools/small_report.py RESULTS.csv[.gz]... [--pass RESULTS.csv...]... [--max-cublas-us 20]
+                             [--bands 0,10,20] [--without T1,T2] [--without-clusters C1] [--worst N]
+                             [--by-m]"""
 import argparse
 import collections
 import csv
@@ -34,6 +39,24 @@ def load(paths):
                 if r["ok"] == "1":
                     shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
     return shapes
+
+
+def mean_of_passes(passes):
+    """(m, n, k) -> one row per config that every pass ran, its median_ms the mean over the passes
+    and its cublas_ms the mean of each pass's fastest cuBLAS time of the shape."""
+    merged = {}
+    for shape in set.intersection(*(set(p) for p in passes)):
+        by_config = [{config(r): r for r in p[shape]} for p in passes]
+        cublas = sum(min(float(r["cublas_ms"]) for r in p[shape]) for p in passes) / len(passes)
+        rows = []
+        for c in set.intersection(*(set(b) for b in by_config)):
+            row = dict(by_config[0][c])
+            row["median_ms"] = str(sum(float(b[c]["median_ms"]) for b in by_config) / len(passes))
+            row["cublas_ms"] = str(cublas)
+            rows.append(row)
+        if rows:
+            merged[shape] = rows
+    return merged
 
 
 def band_edges(text):
@@ -90,15 +113,18 @@ def main():
     ap.add_argument("--without-clusters", default="", help="clusters left out of the 'without' column")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--by-m", action="store_true", help="a summary row per M")
+    ap.add_argument("--pass", dest="passes", nargs="+", action="append", default=[],
+                    metavar="CSV", help="another independent pass: configs take their mean time")
     a = ap.parse_args()
     without = set(t for t in a.without.split(",") if t)
-    names = " ".join(a.csv)
+    names = " ".join(a.csv + [f for p in a.passes for f in p])
     try:
         bands = band_edges(a.bands)
     except ValueError as e:
         sys.exit(f"small_report.py: {str(e)[:160]}")
     try:
-        ps = picks(load(a.csv), a.max_cublas_us, without,
+        shapes = mean_of_passes([load(p) for p in [a.csv] + a.passes]) if a.passes else load(a.csv)
+        ps = picks(shapes, a.max_cublas_us, without,
                    frozenset(c for c in a.without_clusters.split(",") if c))
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")

@@ -91,6 +91,23 @@ if [[ $(wc -l <"$tmp/err") -ne 1 ]]; then
   failures=$((failures + 1))
 fi
 
+# --pass: two passes of one shape list. 1x64x64: 64x32 dp 4 and 6 us (mean 5), cuBLAS 5 and 7 us
+# (mean 6): 1.2x; 64x128 dp ran only in the first pass (2 us): dropped. 8x32x4096 ran only in the
+# first pass: dropped. Without 64x32 nothing is left of 1x64x64 (its row is "nan", 0 below 0.8x).
+cat >"$tmp/p1.csv" <<CSV
+$header
+1,64,64,0.004,0.005,1,64x32x64,1x1,dp
+1,64,64,0.002,0.005,1,64x128x64,1x1,dp
+8,32,4096,0.013,0.012,1,64x32x64,1x1,splitk:8
+CSV
+cat >"$tmp/p2.csv" <<CSV
+$header
+1,64,64,0.006,0.007,1,64x32x64,1x1,dp
+CSV
+python3 "$script" "$tmp/p1.csv" --pass "$tmp/p2.csv" --without "" >"$tmp/out" 2>"$tmp/err"
+expect_line "| all < 20 us | 1 | 1.200x | 0 | 1.200x | 0 | 1 |"
+expect_line "| 1 | 64 | 64 | 6.0 | 5.0 | 1.200x | 64x32x64 1x1 dp |"
+
 # No shape below the limit: one line on stderr, non-zero exit.
 if python3 "$script" "$tmp/r.csv" --max-cublas-us 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "FAIL: no small shape should exit non-zero"
