@@ -1,5 +1,6 @@
 // `lastwave plan`: the plan itself, CTA by CTA in execution order.
 #include <sstream>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
@@ -21,6 +22,26 @@ void write_step(std::ostream& o, const Segment& s, int64_t tile_m, int64_t tile_
   if (s.wait_value > 0) o << " waits>=" << s.wait_value;
   if (s.signal > 0) o << " signals+" << s.signal;
   o << "\n";
+}
+
+// The wgmma kernels' form for a plan on a tile they have (sim/decomp/kernel_configs.hpp):
+// whole-tile (no split walk, no fix-up) or general, with the consumers'; a splitk-dsm plan's own
+// form (its slots in the owner's shared memory, no workspace), or none where a CTA has no room
+// for the partials.
+std::string kernel_form_text(const Plan& p) {
+  const std::string consumers = plan_runs_pingpong(p) ? "pingpong" : "cooperative";
+  if (!p.cluster_reduce) {
+    return std::string(plan_walks_whole_tiles(p) ? "whole-tile" : "general") + ", consumers " +
+           consumers;
+  }
+  const std::string s = std::to_string(p.splits);
+  if (!kernel_runs_cluster_reduce(p.tile, p.cluster, p.splits)) {
+    const int64_t peers = p.splits - 1;
+    return "none (the kernels run splitk-dsm:" + s + " only where a CTA holds " +
+           std::to_string(peers) + (peers == 1 ? " partial" : " partials") + " beside its ring)";
+  }
+  return "splitk-dsm (clusters of " + s + " CTAs; the slots are the owner's shared memory, no " +
+         "workspace), consumers " + consumers;
 }
 
 }  // namespace
@@ -59,12 +80,7 @@ int cmd_plan(int argc, char** argv) {
     << "x" << p.tiles_n << "), " << p.k_tiles << " k-tiles each, grid " << p.grid
     << (p.persistent ? " persistent" : "") << ", split tiles " << p.split_tiles << ", units "
     << p.split_units << ", groups " << p.groups << ", workspace slots " << p.workspace_slots;
-  // The wgmma kernels' form for a tile they have (sim/decomp/kernel_configs.hpp): whole-tile
-  // (no split walk, no fix-up) or general, and the consumers'.
-  if (kernel_tile_index(p.tile) >= 0) {
-    o << ", kernel form " << (plan_walks_whole_tiles(p) ? "whole-tile" : "general")
-      << ", consumers " << (plan_runs_pingpong(p) ? "pingpong" : "cooperative");
-  }
+  if (kernel_tile_index(p.tile) >= 0) o << ", kernel form " << kernel_form_text(p);
   o << "\n";
   size_t next = 0;  // steps come launch by launch, CTA by CTA
   const auto ctas = [&](int launch, int64_t count, const char* title) {

@@ -119,6 +119,12 @@ head=$("$lastwave" plan --gpu h200 --m 4096 --n 4096 --k 4096 --schedule splitk:
 grep -q ', kernel form general, consumers cooperative$' <<<"${head%%$'\n'*}"
 head=$("$lastwave" plan --gpu h200 --m 4096 --n 4100 --k 4096 --schedule dp)
 grep -q ', kernel form general, consumers cooperative$' <<<"${head%%$'\n'*}"
+# splitk-dsm: its own form where a CTA holds the S - 1 partials (16x64 at 4 splits), none on
+# 128x128 (the ring fills the shared memory).
+head=$("$lastwave" plan --gpu h200 --m 64 --n 512 --k 4096 --tile 16x64x64 --schedule splitk-dsm:4)
+grep -q ', kernel form splitk-dsm (clusters of 4 CTAs; .*), consumers cooperative$' <<<"${head%%$'\n'*}"
+head=$("$lastwave" plan --gpu h200 --m 512 --n 512 --k 4096 --schedule splitk-dsm:2)
+grep -q ', kernel form none (the kernels run splitk-dsm:2 only where a CTA holds 1 partial beside its ring)$' <<<"${head%%$'\n'*}"
 
 # models --check lists a fitted file's values above their physical ceilings on its GPU.
 check=$("$lastwave" models --check configs/models/h200-bf16-wgmma-r17.json)
