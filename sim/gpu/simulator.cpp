@@ -331,10 +331,9 @@ int64_t Simulator::resident_slots(int32_t which) {
   if (gang_ == 1) return std::min(launch_grid_, slots);
   const int64_t fit = opt_.reduce_cluster_slots > 0 ? opt_.reduce_cluster_slots : slots / gang_;
   if (launch_grid_ % gang_ != 0 || gang_ > kMaxClusterCtas) {
-    throw std::invalid_argument("a cluster of " + std::to_string(gang_) +
-                                " CTAs (splitk-dsm) is not whole clusters of the grid of " +
-                                std::to_string(launch_grid_) + " CTAs, or more than " +
-                                std::to_string(kMaxClusterCtas) + " CTAs");
+    throw std::invalid_argument("a splitk-dsm plan's grid of " + std::to_string(launch_grid_) +
+                                " CTAs is not whole clusters of its " + std::to_string(gang_) +
+                                " splits (at most " + std::to_string(kMaxClusterCtas) + ")");
   }
   // None when no cluster fits: nothing starts, and the run ends as a deadlock that says why.
   const int64_t clusters =
