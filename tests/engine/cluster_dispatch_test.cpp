@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "models/cost_model.hpp"
@@ -93,4 +94,11 @@ TEST_CASE("a cluster larger than the GPU's slots is a deadlock that says why") {
   CHECK(r.deadlock);
   CHECK(r.deadlock_report.find("4 splits are one cluster") != std::string::npos);
   CHECK(r.deadlock_report.find("2 exist") != std::string::npos);
+}
+
+TEST_CASE("a splitk-dsm grid that is not whole clusters is refused, one line") {
+  lw::Plan plan = row_plan("splitk-dsm", 4, 2, 8);
+  plan.grid = 7;  // not whole clusters of 2
+  CHECK_THROWS_WITH_AS(run(plan, 8, 0), doctest::Contains("not whole clusters of its 2 splits"),
+                       std::invalid_argument);
 }
