@@ -7,7 +7,8 @@
 # among the 128-row tiles, docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with every
 # cluster and the persistent, split-K and Stream-K family. tools/small_report.py takes the CSVs
 # together.
-# Usage: cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR: lastwave-bench)
+# Usage: [PASSES=P] cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR:
+# lastwave-bench)
 # TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
 # short device budget still writes the shapes it measured.
 set -uo pipefail
@@ -21,6 +22,10 @@ WHICH=${4:-small,large}   # the classes to run
 # few ms heat the card, so one cuBLAS time per shape, taken first, favours cuBLAS (the H100's
 # > 1 ms band: 0.925x against one time per shape, 1.013x beside each row, docs/PERFORMANCE.md).
 CUBLAS_EACH_ABOVE_MS=0.5
+SEED=20261204  # --shuffle of the first pass; pass P draws from SEED + P - 1
+# PASSES=P: the small class P times (independent passes: tools/small_report.py PASS1... --pass
+# PASS2...; one pass of it moves its figure by about 2.5 %, docs/PERFORMANCE.md).
+PASSES=${PASSES:-1}
 limit=()
 [[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
 mkdir -p "$OUT"
@@ -34,23 +39,28 @@ split small >"$OUT/heldout-small-shapes.csv"
 split large >"$OUT/heldout-large-shapes.csv"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu \
   --format=csv,noheader | tee "$OUT/heldout-card.txt"
-if [[ ,$WHICH, == *,small,* ]]; then
+small_pass() {  # small_pass P: the small class's two commands, pass P (P > 1: files end -pP)
+  local sfx="" seed=$((SEED + $1 - 1))
+  [[ $1 -gt 1 ]] && sfx="-p$1"
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
     --decomposition dp,dp-persistent,splitk:2,splitk:4,splitk:8,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk \
-    --shuffle 20261204 \
-    --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS.csv" \
-    >"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
+    --shuffle "$seed" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS$sfx.csv" \
+    >"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" \
     --tile 128x128,128x160,128x192,128x224,128x256,192x192,256x128 --cluster 2x1,1x2 \
-    --decomposition dp,dp-persistent,splitk:2 --shuffle 20261204 --sms "$SMS" "${limit[@]}" \
-    --out "$OUT/heldout-small-pairs-$SMS.csv" >>"$OUT/heldout-small-$SMS-log.txt" 2>&1 || status=1
+    --decomposition dp,dp-persistent,splitk:2 --shuffle "$seed" --sms "$SMS" "${limit[@]}" \
+    --out "$OUT/heldout-small-pairs-$SMS$sfx.csv" >>"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 ||
+    status=1
+}
+if [[ ,$WHICH, == *,small,* ]]; then
+  for ((pass = 1; pass <= PASSES; pass++)); do small_pass "$pass"; done
 fi
 if [[ ,$WHICH, == *,large,* ]]; then
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
     --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
     --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
-    --shuffle 20261204 --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
+    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
     >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
 fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader |
