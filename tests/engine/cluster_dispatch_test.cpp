@@ -3,6 +3,7 @@
 // takes the next tile only once all of its CTAs have left.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -101,4 +102,45 @@ TEST_CASE("a splitk-dsm grid that is not whole clusters is refused, one line") {
   plan.grid = 7;  // not whole clusters of 2
   CHECK_THROWS_WITH_AS(run(plan, 8, 0), doctest::Contains("not whole clusters of its 2 splits"),
                        std::invalid_argument);
+}
+
+// Every tile count, split count, SM count and cluster room: the run finishes with every CTA's one
+// segment recorded once, its tile's splits started together, and no more clusters' CTAs resident
+// at once than fit; or, where no cluster fits, it is a deadlock.
+TEST_CASE("splitk-dsm dispatch over tiles x splits x SMs x cluster room") {
+  for (int64_t splits = 2; splits <= lw::kMaxClusterCtas; ++splits) {
+    for (const int64_t tiles : {1, 3, 7, 16}) {
+      for (const int64_t sms : {1, 2, 5, 8, 13, 24}) {
+        for (const int64_t room : {0, 1, 3}) {
+          CAPTURE(splits);
+          CAPTURE(tiles);
+          CAPTURE(sms);
+          CAPTURE(room);
+          const lw::Plan plan = row_plan("splitk-dsm", tiles, splits, sms);
+          REQUIRE(plan.grid == tiles * splits);
+          const int64_t fit = std::min(room > 0 ? room : sms / splits, sms / splits);
+          const lw::SimResult r = run(plan, sms, room);
+          if (fit < 1) {
+            CHECK(r.deadlock);
+            continue;
+          }
+          REQUIRE_FALSE(r.deadlock);
+          std::map<int64_t, double> start;
+          for (const lw::SegmentRecord& s : r.timeline) {
+            CHECK(start.count(s.cta) == 0);
+            start[s.cta] = s.t_start;
+          }
+          CHECK(static_cast<int64_t>(start.size()) == plan.grid);
+          for (int64_t tile = 0; tile < tiles; ++tile) {
+            for (int64_t split = 1; split < splits; ++split) {
+              CHECK(start[tile + split * tiles] == start[tile]);
+            }
+          }
+          // Waves of at most `fit` tiles, each kItersPerSplit k-tiles long (partials free).
+          const int64_t waves = (tiles + std::min(fit, tiles) - 1) / std::min(fit, tiles);
+          CHECK(r.makespan == doctest::Approx(static_cast<double>(waves * kItersPerSplit)));
+        }
+      }
+    }
+  }
 }
