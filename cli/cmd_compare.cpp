@@ -179,9 +179,13 @@ int cmd_compare(int argc, char** argv) {
                 "within 1% best", "wins", "deadlocks");
   o << line;
   for (size_t j = 0; j < ns; ++j) {
+    // Over the shapes the schedule finishes; "-" where it finishes none (every run deadlocked).
     const int64_t ok = static_cast<int64_t>(shapes.size()) - deadlocks[j];
-    const double geo = ok > 0 ? std::exp(log_speedup[j] / static_cast<double>(ok)) : 0.0;
-    std::snprintf(line, sizeof line, "  %-18s %17.3fx %15.1f%% %8ld %10ld\n", schedules[j].c_str(),
+    char geo[32] = "-";
+    if (ok > 0) {
+      std::snprintf(geo, sizeof geo, "%.3fx", std::exp(log_speedup[j] / static_cast<double>(ok)));
+    }
+    std::snprintf(line, sizeof line, "  %-18s %18s %15.1f%% %8ld %10ld\n", schedules[j].c_str(),
                   geo, 100.0 * static_cast<double>(within[j]) / static_cast<double>(shapes.size()),
                   static_cast<long>(wins[j]), static_cast<long>(deadlocks[j]));
     o << line;

@@ -130,3 +130,10 @@ grep -q ', kernel form none (the kernels run splitk-dsm:2 only where a CTA holds
 check=$("$lastwave" models --check configs/models/h200-bf16-wgmma-r17.json)
 grep -q 'mma_tflops_per_sm 10.68 TFLOP/s is above 8.242 on h200' <<<"$check"
 grep -q 'l2_reuse_mib 313.8 MiB is above 60 on h200' <<<"$check"
+
+# compare on 6 SMs: splitk-dsm:8's clusters of 8 fit nowhere, every run is a deadlock: its geomean
+# is "-" (not 0.000x); splitk-dsm:2's clusters fit (3 of them) and it has one.
+printf 'm,n,k\n1536,1536,4096\n128,4096,4096\n' >"$tmp/two.csv"
+table=$("$lastwave" compare --sms 6 --shapes "$tmp/two.csv" --schedule splitk-dsm:2,splitk-dsm:8)
+grep -Eq '^  splitk-dsm:8 +- +0\.0% +0 +2$' <<<"$table"
+grep -Eq '^  splitk-dsm:2 +[0-9.]+x ' <<<"$table"
