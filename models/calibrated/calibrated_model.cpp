@@ -171,12 +171,12 @@ class CalibratedModel final : public CostModel {
         return epilogue_ * area(p) + cluster_segment(p) +
                tile_io(c, traffic::output_tile_bytes(p.tile));
       case Transfer::PartialStore:
+        // (Summed in the order of the model files fitted before the dsm term, to the bit.)
         if (p.cluster_reduce) return dsm_share() * partial_io(store_, p, c) + cluster_segment(p);
         return store_ * area(p) + cluster_segment(p) +
                tile_io(c, traffic::partial_tile_bytes(p.tile));
       case Transfer::PartialLoad:
-        if (p.cluster_reduce) return dsm_share() * partial_io(load_, p, c);
-        return load_ * area(p) + tile_io(c, traffic::partial_tile_bytes(p.tile));
+        return (p.cluster_reduce ? dsm_share() : 1.0) * partial_io(load_, p, c);
       case Transfer::PartialAccumulate:
         return accumulate_ * area(p) + cluster_segment(p) +
                tile_io(c, kReadAndWrite * traffic::partial_tile_bytes(p.tile));

@@ -48,12 +48,6 @@ double chain_worth_share(const Plan& p) {
 // Try-first rank of each best_decompositions() entry (lower first).
 constexpr int kTryFirst[] = {3, 4, 5, 6, 7, 8, 0, 1, 2, 9, 10, 11};
 
-// The splits of a splitk-dsm:S entry of best_decompositions(); 0 for the others.
-int64_t dsm_splits(const std::string& name) {
-  const std::string prefix = "splitk-dsm:";
-  return name.rfind(prefix, 0) == 0 ? std::stoll(name.substr(prefix.size())) : 0;
-}
-
 // The candidate's ideal makespan (models/cost_model.hpp): the search order only needs the physics.
 double candidate_ideal(const Problem& problem, const TileShape& tile, const ClusterShape& cluster,
                        const GpuShape& gpu, const CostModel& model) {
@@ -69,7 +63,7 @@ bool same_config(const Plan& a, const Plan& b) {
 
 bool kernel_runs_decomposition(const std::string& decomposition, const TileShape& tile,
                                const ClusterShape& cluster) {
-  const int64_t splits = dsm_splits(decomposition);
+  const int64_t splits = cluster_reduce_splits(decomposition);
   return kernel_has_config(tile, cluster) &&
          (splits == 0 || kernel_runs_cluster_reduce(tile, cluster, splits));
 }

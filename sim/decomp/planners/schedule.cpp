@@ -123,7 +123,7 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
     throw std::invalid_argument("cluster extents must be >= 1");
   }
   if (cluster.m == 1 && cluster.n == 1) return plan_schedule(name, problem, tile, gpu, reduction);
-  if (split_name(name).base == "splitk-dsm") {
+  if (cluster_reduce_splits(name) > 0) {
     throw std::invalid_argument("schedule '" + name +
                                 "' runs without a multicast cluster: its clusters are the splits");
   }
@@ -143,6 +143,11 @@ Planned plan_schedule(const std::string& name, const Problem& problem, const Til
 int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster) {
   if (gpu.max_active_clusters > 0) return gpu.max_active_clusters;
   return resident_reduce_clusters(gpu, cluster.m * cluster.n);
+}
+
+int64_t cluster_reduce_splits(const std::string& name) {
+  const Parsed p = split_name(name);
+  return p.base == "splitk-dsm" ? p.arg : 0;
 }
 
 int64_t resident_reduce_clusters(const GpuShape& gpu, int64_t size) {

@@ -35,6 +35,9 @@ int64_t resident_clusters(const GpuShape& gpu, const ClusterShape& cluster);
 // for the plan's multicast cluster); 0 when none fits.
 int64_t resident_reduce_clusters(const GpuShape& gpu, int64_t size);
 
+// S for a schedule named "splitk-dsm:S" (a tile's splits as one cluster), 0 for any other name.
+int64_t cluster_reduce_splits(const std::string& name);
+
 // Splits "a,b,c" and checks each name parses (without planning); throws on an unknown one.
 std::vector<std::string> parse_schedule_list(const std::string& list);
 
