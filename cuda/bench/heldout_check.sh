@@ -4,9 +4,10 @@
 # every row. Shapes are split by a rule on the shape alone: small or skinny (2MNK < 12 GFLOP or
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles, and the 128-row
 # tiles of 128 columns and more and 192x192 in pairs (a pair was the fastest config on 23 of the 127
-# among the 128-row tiles, docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with every
-# cluster and the persistent, split-K and Stream-K family. tools/small_report.py takes the CSVs
-# together.
+# among the 128-row tiles, docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with the
+# clusters of up to four CTAs and the persistent, split-K and Stream-K family. Each class also runs
+# the eight-CTA clusters in a command of its own (files heldout-*-oct-*). tools/small_report.py
+# takes the CSVs together.
 # Usage: [PASSES=P] cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR:
 # lastwave-bench)
 # TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
@@ -26,6 +27,11 @@ SEED=20261204  # --shuffle of the first pass; pass P draws from SEED + P - 1
 # PASSES=P: the small class P times (independent passes: tools/small_report.py PASS1... --pass
 # PASS2...; one pass of it moves its figure by about 2.5 %, docs/PERFORMANCE.md).
 PASSES=${PASSES:-1}
+# Eight-CTA clusters (4x2, 2x4), a command of their own per class: the tiles they won on in their
+# first runs (docs/PERFORMANCE.md; dp / dp-persistent, one splitk:2) and, in the large class,
+# dp-persistent on the wide tiles.
+OCT_SMALL_TILES=64x64,64x96,64x128,128x64,128x96,128x112,128x128
+OCT_LARGE_TILES=64x128,128x96,128x112,128x128,128x160,128x192,128x224,128x256,192x192,256x128
 limit=()
 [[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
 mkdir -p "$OUT"
@@ -43,7 +49,7 @@ small_pass() {  # small_pass P: the small class's two commands, pass P (P > 1: f
   local sfx="" seed=$((SEED + $1 - 1))
   [[ $1 -gt 1 ]] && sfx="-p$1"
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
-    --decomposition dp,dp-persistent,splitk:2,splitk:4,splitk:8,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk \
+    --decomposition dp,dp-persistent,splitk:2,splitk:3,splitk:4,splitk:6,splitk:8,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk \
     --shuffle "$seed" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS$sfx.csv" \
     >"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" \
@@ -51,6 +57,10 @@ small_pass() {  # small_pass P: the small class's two commands, pass P (P > 1: f
     --decomposition dp,dp-persistent,splitk:2 --shuffle "$seed" --sms "$SMS" "${limit[@]}" \
     --out "$OUT/heldout-small-pairs-$SMS$sfx.csv" >>"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 ||
     status=1
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile "$OCT_SMALL_TILES" \
+    --cluster 4x2,2x4 --decomposition dp,dp-persistent,splitk:2 --shuffle "$seed" --sms "$SMS" \
+    "${limit[@]}" --out "$OUT/heldout-small-oct-$SMS$sfx.csv" \
+    >>"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
 }
 if [[ ,$WHICH, == *,small,* ]]; then
   for ((pass = 1; pass <= PASSES; pass++)); do small_pass "$pass"; done
@@ -62,6 +72,10 @@ if [[ ,$WHICH, == *,large,* ]]; then
     --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
     --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
     >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" --tile "$OCT_LARGE_TILES" \
+    --cluster 4x2,2x4 --decomposition dp-persistent --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
+    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-oct-$SMS.csv" \
+    >>"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
 fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader |
   tee -a "$OUT/heldout-card.txt"

@@ -27,8 +27,10 @@ inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTil
 
 // Cluster shapes the kernels launch with: 2x1 shares B (the two CTAs' tiles are stacked along M),
 // 1x2 shares A; each CTA loads half the shared operand and multicasts it to both. 2x2 shares both:
-// each CTA loads half of its A and half of its B, each half multicast to the CTA beside it.
-inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}};
+// each CTA loads half of its A and half of its B, each half multicast to the CTA beside it. 4x2
+// and 2x4 likewise: a CTA loads a quarter of the operand its column (row) of four shares and half
+// of the one its pair shares.
+inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 2}, {2, 4}};
 inline constexpr int kKernelClusterCount = sizeof(kKernelClusters) / sizeof(kKernelClusters[0]);
 
 // The tile every tool defaults to (and the one the step-1 mma kernel has).
@@ -215,14 +217,21 @@ constexpr int64_t final_load_rounds(const TileShape& tile, int64_t slots) {
 // Rows of a multicast slice must start on a 128B-swizzle atom (8 rows of 128 B).
 inline constexpr int64_t kSwizzleAtomRows = 8;
 
-// Clusters of more than two CTAs serve large outputs, where operand traffic per FLOP is what
-// limits: only tiles of at least kQuadClusterMinRows x kQuadClusterMinRows take them (the narrow
-// and swapped tiles serve problems with too few tiles to fill the SMs in fours).
+// Clusters of more than two CTAs serve outputs where operand traffic per FLOP is what limits. A
+// 2x2 takes tiles of at least kQuadClusterMinRows x kQuadClusterMinRows (it rarely won even
+// there, docs/PERFORMANCE.md); the eight-CTA clusters (4x2, 2x4: what cuBLAS runs on few-tile,
+// deep-K shapes, each operand slice multicast to four CTAs) take every tile of at least
+// kOctClusterMinRows rows and columns. The narrow and swapped tiles serve problems with too few
+// tiles to fill the SMs in groups.
 inline constexpr int kPairClusterSize = 2;           // CTAs of a 2x1 / 1x2 cluster
+inline constexpr int kOctClusterSize = 8;            // CTAs of a 4x2 / 2x4 cluster
 inline constexpr int64_t kQuadClusterMinRows = 128;  // least tile M and N of a 2x2 cluster
+inline constexpr int64_t kOctClusterMinRows = 64;    // least tile M and N of a 4x2 / 2x4 cluster
 constexpr bool cluster_serves_tile(const TileShape& t, const ClusterShape& c) {
-  return c.m * c.n <= kPairClusterSize ||
-         (t.m >= kQuadClusterMinRows && t.n >= kQuadClusterMinRows);
+  const int64_t size = c.m * c.n;
+  if (size <= kPairClusterSize) return true;
+  const int64_t least = size == kOctClusterSize ? kOctClusterMinRows : kQuadClusterMinRows;
+  return t.m >= least && t.n >= least;
 }
 
 // Whether the kernels have tile x cluster: the tile and the cluster exist, the cluster serves the

@@ -57,24 +57,30 @@ struct Variant {
   }
 };
 
-// LW_SUITE_TILES=64x128,128x128 (optional): only those tiles' variants, so that a device command
-// on a short budget checks a kernel change's configs first.
-bool suite_keeps(const TileShape& t) {
-  const char* only = std::getenv("LW_SUITE_TILES");
+// LW_SUITE_TILES=64x128,128x128 and LW_SUITE_CLUSTERS=4x2,2x4 (optional): only those tiles' and
+// clusters' variants, so that a device command on a short budget checks a kernel change's configs
+// first.
+bool env_list_keeps(const char* var, int64_t a, int64_t b) {
+  const char* only = std::getenv(var);
   if (only == nullptr || *only == '\0') return true;
   const std::string list = "," + std::string(only) + ",";
-  return list.find("," + std::to_string(t.m) + "x" + std::to_string(t.n) + ",") !=
-         std::string::npos;
+  return list.find("," + std::to_string(a) + "x" + std::to_string(b) + ",") != std::string::npos;
 }
+bool suite_keeps(const TileShape& t) { return env_list_keeps("LW_SUITE_TILES", t.m, t.n); }
+bool suite_keeps(const ClusterShape& c) { return env_list_keeps("LW_SUITE_CLUSTERS", c.m, c.n); }
 
 // The mma kernel and the wgmma kernel at every tile x cluster of sim/decomp/kernel_configs.hpp.
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = [] {
     std::vector<Variant> out;
-    if (suite_keeps(kTile)) out.push_back({cuda::Mainloop::Mma, kTile, ClusterShape{}});
+    if (suite_keeps(kTile) && suite_keeps(ClusterShape{})) {
+      out.push_back({cuda::Mainloop::Mma, kTile, ClusterShape{}});
+    }
     for (const TileShape& t : kKernelTiles)
       for (const ClusterShape& c : kKernelClusters)
-        if (kernel_has_config(t, c) && suite_keeps(t)) out.push_back({cuda::Mainloop::Wgmma, t, c});
+        if (kernel_has_config(t, c) && suite_keeps(t) && suite_keeps(c)) {
+          out.push_back({cuda::Mainloop::Wgmma, t, c});
+        }
     return out;
   }();
   return v;

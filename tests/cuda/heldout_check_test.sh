@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # cuda/bench/heldout_check.sh without a GPU: a stub lastwave-bench records each call's arguments and
 # writes its --out. The small class (shapes with 2MNK < 12 GFLOP or min(M, N) <= 64) and the large
-# class split the held-out list; PASSES=2 runs the small class's two commands twice, the second
+# class split the held-out list; PASSES=2 runs the small class's three commands twice, the second
 # pass into -p2 files with the next shuffle seed; the large class re-times cuBLAS beside each
-# config past 0.5 ms.
+# config past 0.5 ms; each class runs the eight-CTA clusters in a command of its own.
 set -uo pipefail
 script="$1"
 shapes="$2"
@@ -24,14 +24,18 @@ chmod +x "$tmp/bin/lastwave-bench" "$tmp/bin/nvidia-smi"
 export CALLS="$tmp/calls.txt"
 (cd "$tmp/repo" && PATH="$tmp/bin:$PATH" PASSES=2 bash cuda/bench/heldout_check.sh "$tmp/bin" \
   "$tmp/out" 132 >/dev/null 2>&1) || fail "exit status"
-[[ $(wc -l <"$CALLS") -eq 5 ]] || fail "expected 5 calls (2 passes x 2 small, 1 large): $(cat "$CALLS")"
-for f in heldout-small-132 heldout-small-pairs-132 heldout-small-132-p2 heldout-small-pairs-132-p2 \
-  heldout-large-132; do
+[[ $(wc -l <"$CALLS") -eq 8 ]] || fail "expected 8 calls (2 passes x 3 small, 2 large): $(cat "$CALLS")"
+for f in heldout-small-132 heldout-small-pairs-132 heldout-small-oct-132 heldout-small-132-p2 \
+  heldout-small-pairs-132-p2 heldout-small-oct-132-p2 heldout-large-132 heldout-large-oct-132; do
   [[ -f $tmp/out/$f.csv ]] || fail "no $f.csv"
 done
 grep -q -- "--shuffle 20261205 .*--out $tmp/out/heldout-small-132-p2.csv" "$CALLS" ||
   fail "the second pass's seed or file"
 grep -q -- "--cublas-each-above 0.5 .*heldout-large-132.csv" "$CALLS" || fail "large class: cuBLAS beside"
+grep -q -- "--cluster 4x2,2x4 .*--shuffle 20261205 .*heldout-small-oct-132-p2.csv" "$CALLS" ||
+  fail "the second pass's eight-CTA clusters"
+grep -q -- "--cluster 4x2,2x4 .*--cublas-each-above 0.5 .*heldout-large-oct-132.csv" "$CALLS" ||
+  fail "large class: eight-CTA clusters with cuBLAS beside"
 small=$(grep -c '^[0-9]' "$tmp/out/heldout-small-shapes.csv")
 large=$(grep -c '^[0-9]' "$tmp/out/heldout-large-shapes.csv")
 [[ $((small + large)) -eq $(grep -c '^[0-9]' "$shapes") ]] || fail "the classes do not split the list"

@@ -77,6 +77,28 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
   CHECK(present > lw::kKernelTileCount);
 }
 
+TEST_CASE(
+    "eight-CTA clusters: tiles of 64 rows and columns and up, slices of whole swizzle atoms") {
+  const auto has = [](int64_t m, int64_t n, int64_t cm, int64_t cn) {
+    return lw::kernel_has_config(TileShape{m, n, 64}, ClusterShape{cm, cn});
+  };
+  CHECK(has(64, 96, 4, 2));     // B's 96 rows in quarters of 24, A's 64 in halves of 32
+  CHECK(has(64, 96, 2, 4));     // B in halves of 48, A in quarters of 16
+  CHECK(!has(128, 112, 4, 2));  // B in quarters of 28: not whole 8-row atoms
+  CHECK(has(128, 112, 2, 4));   // B in halves of 56, A in quarters of 32
+  CHECK(!has(128, 120, 2, 4));  // B in halves of 60
+  CHECK(has(256, 128, 4, 2));
+  CHECK(!has(64, 32, 2, 4));    // narrower than 64 columns
+  CHECK(!has(32, 128, 4, 2));   // fewer than 64 rows (a swapped tile)
+  CHECK(!has(128, 128, 4, 1));  // a cluster the kernels do not launch
+  int oct = 0;
+  for (const TileShape& t : lw::kKernelTiles) {
+    oct +=
+        lw::kernel_has_config(t, ClusterShape{4, 2}) + lw::kernel_has_config(t, ClusterShape{2, 4});
+  }
+  CHECK(oct == 32);  // 19 tiles of >= 64x64: 4x2 on 14 of them, 2x4 on 18
+}
+
 TEST_CASE("the parts hold every entry once") {
   size_t slots = 0;
   for (size_t p = 0; p < lw::cuda::kWgmmaParts; ++p) slots += lw::cuda::wgmma_part_slots(p);

@@ -182,6 +182,12 @@ TEST_CASE("GPU presets: cluster limits by size, checked and kept by partitions")
   loose.sms = 8;
   CHECK(resident_clusters(loose, ClusterShape{2, 2}) == 2);
   CHECK(resident_clusters(GpuShape{8, 1}, ClusterShape{2, 2}) == 2);
+  // Clusters of 8 (4x2, 2x4): 15 on an H200 and on an H100 (120 SMs), 7 on 64 of the SMs.
+  const GpuSpec h100 = gpu_preset("h100-sxm");
+  CHECK(resident_clusters(gpu_shape(h200), ClusterShape{4, 2}) == 15);
+  CHECK(resident_clusters(gpu_shape(h100), ClusterShape{2, 4}) == 15);
+  CHECK(resident_clusters(gpu_shape(h100), ClusterShape{2, 2}) == 30);
+  CHECK(resident_clusters(gpu_shape(part), ClusterShape{2, 4}) == 7);
 }
 
 TEST_CASE("a model file's \"clusters\" must name clusters the kernels launch") {
