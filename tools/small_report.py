@@ -3,16 +3,16 @@
 of every shape timed beside cuBLAS, cuda/bench/small_check.sh, heldout_check.sh; several CSVs are
 merged): per shape the fastest config that ran, against the shape's cuBLAS time, for the shapes whose
 cuBLAS time is below --max-cublas-us, in the cuBLAS time bands --bands; once over every config and
-once without the tiles named by --without and the clusters named by --without-clusters (the set
-before they were added).
+once without the tiles named by --without, the clusters named by --without-clusters and the
+decompositions named by --without-decompositions (the set before they were added).
 With --by-m the summary has a row per M instead of per cuBLAS time band (the skinny-M table).
 With --pass CSV... (repeatable) the positional CSVs are one independent pass of the same lists and
 each --pass another: a config's time is the mean of its passes' medians (configs every pass ran),
 a shape's cuBLAS time the mean of each pass's (each pass's fastest cuBLAS time of the shape), and
 the shapes are those every pass ran: one pass of a small class moves its figure by about 2.5 %.
 Usage: tools/small_report.py RESULTS.csv[.gz]... [--pass RESULTS.csv...]... [--max-cublas-us 20]
-                             [--bands 0,10,20] [--without T1,T2] [--without-clusters C1] [--worst N]
-                             [--by-m]"""
+                             [--bands 0,10,20] [--without T1,T2] [--without-clusters C1]
+                             [--without-decompositions D1,D2] [--worst N] [--by-m]"""
 import argparse
 import collections
 import csv
@@ -75,16 +75,17 @@ def best(rows):
     return min(rows, key=lambda r: float(r["median_ms"]))
 
 
-def picks(shapes, max_us, without, without_clusters=frozenset()):
+def picks(shapes, max_us, without, without_clusters=frozenset(), without_decomps=frozenset()):
     """Per small shape: (cuBLAS us, best row over all configs, best row without the tiles
-    `without` and the clusters `without_clusters`)."""
+    `without`, the clusters `without_clusters` and the decompositions `without_decomps`)."""
     out = []
     for shape, rows in sorted(shapes.items()):
         cublas_us = min(float(r["cublas_ms"]) for r in rows) * US_PER_MS
         if cublas_us >= max_us:
             continue
         older = [r for r in rows
-                 if r["tile"] not in without and r["cluster"] not in without_clusters]
+                 if r["tile"] not in without and r["cluster"] not in without_clusters
+                 and r["decomposition"] not in without_decomps]
         out.append((shape, cublas_us, best(rows), best(older) if older else None))
     return out
 
@@ -111,6 +112,8 @@ def main():
     ap.add_argument("--bands", default=BANDS_US, help="cuBLAS time band edges, us")
     ap.add_argument("--without", default="64x32x64,64x64x64,128x64x64")
     ap.add_argument("--without-clusters", default="", help="clusters left out of the 'without' column")
+    ap.add_argument("--without-decompositions", default="",
+                    help="decompositions left out of the 'without' column (e.g. splitk:3,splitk:6)")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--by-m", action="store_true", help="a summary row per M")
     ap.add_argument("--pass", dest="passes", nargs="+", action="append", default=[],
@@ -125,7 +128,8 @@ def main():
     try:
         shapes = mean_of_passes([load(p) for p in [a.csv] + a.passes]) if a.passes else load(a.csv)
         ps = picks(shapes, a.max_cublas_us, without,
-                   frozenset(c for c in a.without_clusters.split(",") if c))
+                   frozenset(c for c in a.without_clusters.split(",") if c),
+                   frozenset(d for d in a.without_decompositions.split(",") if d))
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:

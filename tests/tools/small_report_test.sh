@@ -75,6 +75,10 @@ expect_line "| all < 400 us | 3 | 0.729x | 1 | 1.037x | 0 | 1 |"
 { cat "$tmp/r.csv"; echo "1,64,64,0.002,0.005,1,64x128x64,1x2,dp"; } >"$tmp/c.csv"
 python3 "$script" "$tmp/c.csv" --without "" --without-clusters 1x2 >"$tmp/out" 2>"$tmp/err"
 expect_line "| 0-10 us | 1 | 1.250x | 0 | 2.500x | 0 | 1 |"
+# --without-decompositions: 8x32x4096 without splitk:8 keeps splitk:4 (0.8x); 1x64x64 unchanged.
+python3 "$script" "$tmp/r.csv" --without "" --without-decompositions splitk:8,splitk:16 >"$tmp/out" 2>"$tmp/err"
+expect_line "| 10-20 us | 1 | 0.800x | 0 | 0.923x | 0 | 0 |"
+expect_line "| 0-10 us | 1 | 1.250x | 0 | 1.250x | 0 | 1 |"
 # A band without shapes prints no row.
 python3 "$script" "$tmp/r.csv" --max-cublas-us 400 --bands 0,20,30,400 >"$tmp/out" 2>"$tmp/err"
 if grep -q "20-30 us" "$tmp/out"; then
