@@ -32,6 +32,8 @@ done
 grep -q -- "--shuffle 20261205 .*--out $tmp/out/heldout-small-132-p2.csv" "$CALLS" ||
   fail "the second pass's seed or file"
 grep -q -- "--cublas-each-above 0.5 .*heldout-large-132.csv" "$CALLS" || fail "large class: cuBLAS beside"
+grep -q -- "--decomposition dp,dp-persistent,splitk:2,splitk:3,splitk:4,splitk:6,splitk:8,.*heldout-small-132.csv" \
+  "$CALLS" || fail "the small class's split counts"
 grep -q -- "--cluster 4x2,2x4 .*--shuffle 20261205 .*heldout-small-oct-132-p2.csv" "$CALLS" ||
   fail "the second pass's eight-CTA clusters"
 grep -q -- "--cluster 4x2,2x4 .*--cublas-each-above 0.5 .*heldout-large-oct-132.csv" "$CALLS" ||
