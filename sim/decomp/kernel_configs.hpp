@@ -220,9 +220,9 @@ inline constexpr int64_t kSwizzleAtomRows = 8;
 // Clusters of more than two CTAs serve outputs where operand traffic per FLOP is what limits. A
 // 2x2 takes tiles of at least kQuadClusterMinRows x kQuadClusterMinRows (it rarely won even
 // there, docs/PERFORMANCE.md); the eight-CTA clusters (4x2, 2x4: what cuBLAS runs on few-tile,
-// deep-K shapes, each operand slice multicast to four CTAs) take every tile of at least
-// kOctClusterMinRows rows and columns. The narrow and swapped tiles serve problems with too few
-// tiles to fill the SMs in groups.
+// deep-K shapes, one operand shared by four CTAs and the other by two) take every tile of at
+// least kOctClusterMinRows rows and columns. The narrow and swapped tiles serve problems with too
+// few tiles to fill the SMs in groups.
 inline constexpr int kPairClusterSize = 2;           // CTAs of a 2x1 / 1x2 cluster
 inline constexpr int kOctClusterSize = 8;            // CTAs of a 4x2 / 2x4 cluster
 inline constexpr int64_t kQuadClusterMinRows = 128;  // least tile M and N of a 2x2 cluster
