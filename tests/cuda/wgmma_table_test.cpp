@@ -73,7 +73,8 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     CHECK(e.pingpong_tail_cols == static_cast<uint32_t>(t.n % kEpilogueBoxCols));
     if (t.m == 64 && t.n == 96) CHECK(e.tail_cols == 48u);
   }
-  // 24 tiles x 1x1/2x1/1x2 where the slices are whole swizzle atoms, 2x2 on the 128-and-up tiles.
+  // Every tile 1x1, pairs where the slices are whole swizzle atoms, 2x2 on the 128-and-up tiles,
+  // 4x2 / 2x4 on the 64-and-up ones (below).
   CHECK(present > lw::kKernelTileCount);
 }
 
