@@ -30,7 +30,8 @@ inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTil
 // each CTA loads half of its A and half of its B, each half multicast to the CTA beside it. 4x2
 // and 2x4 likewise: a CTA loads a quarter of the operand its column (row) of four shares and half
 // of the one its pair shares.
-inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 2}, {2, 4}};
+inline constexpr ClusterShape kKernelClusters[] = {{1, 1}, {2, 1}, {1, 2}, {2, 2},
+                                                   {4, 2}, {2, 4}, {4, 1}, {1, 4}};
 inline constexpr int kKernelClusterCount = sizeof(kKernelClusters) / sizeof(kKernelClusters[0]);
 
 // The tile every tool defaults to (and the one the step-1 mma kernel has).
@@ -230,6 +231,10 @@ inline constexpr int64_t kOctClusterMinRows = 64;    // least tile M and N of a 
 constexpr bool cluster_serves_tile(const TileShape& t, const ClusterShape& c) {
   const int64_t size = c.m * c.n;
   if (size <= kPairClusterSize) return true;
+  // Experiment (wip/narrow-clusters): the narrow and swapped tiles take 4x1 / 1x4 and 4x2 / 2x4.
+  const bool narrow = t.m < kOctClusterMinRows || t.n < kOctClusterMinRows;
+  if (narrow) return size == kOctClusterSize || c.m == 1 || c.n == 1;
+  if (c.m == 1 || c.n == 1) return false;
   const int64_t least = size == kOctClusterSize ? kOctClusterMinRows : kQuadClusterMinRows;
   return t.m >= least && t.n >= least;
 }
