@@ -4,10 +4,10 @@
 # every row. Shapes are split by a rule on the shape alone: small or skinny (2MNK < 12 GFLOP or
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles, and the 128-row
 # tiles of 128 columns and more and 192x192 in pairs (a pair was the fastest config on 23 of the 127
-# among the 128-row tiles, docs/PERFORMANCE.md); the others run the 64- to 256-wide tiles with the
-# clusters of up to four CTAs and the persistent, split-K and Stream-K family. Each class also runs
-# the eight-CTA clusters in a command of its own (files heldout-*-oct-*). tools/small_report.py
-# takes the CSVs together.
+# among the 128-row tiles, docs/PERFORMANCE.md), and the narrow tiles in pairs and lines of four;
+# the others run the 64- to 256-wide tiles with the clusters of up to four CTAs and the persistent,
+# split-K and Stream-K family. Each class also runs the eight-CTA clusters in a command of its own
+# (files heldout-*-oct-*). tools/small_report.py takes the CSVs together.
 # Usage: [PASSES=P] cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR:
 # lastwave-bench)
 # TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
@@ -30,7 +30,10 @@ PASSES=${PASSES:-1}
 # Eight-CTA clusters (4x2, 2x4), a command of their own per class: the tiles they won on in their
 # first runs (docs/PERFORMANCE.md; dp / dp-persistent, one splitk:2) and, in the large class,
 # dp-persistent on the wide tiles.
-OCT_SMALL_TILES=64x64,64x96,64x128,128x64,128x96,128x112,128x128
+OCT_SMALL_TILES=64x64,64x80,64x96,64x128,128x64,128x96,128x112,128x128
+# The narrow tiles (and 64x64) in pairs and lines of four (4x1 / 1x4: 3-17 % on the small shapes
+# they won, docs/PERFORMANCE.md), a command of their own in the small class (heldout-small-narrow-*).
+NARROW_TILES=16x64,16x128,32x64,32x128,64x16,64x32,64x64
 OCT_LARGE_TILES=64x128,128x96,128x112,128x128,128x160,128x192,128x224,128x256,192x192,256x128
 limit=()
 [[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
@@ -49,7 +52,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,te
 # deep-K shapes whose tile count times 2 or 4 misses a wave, docs/PERFORMANCE.md).
 SMALL_DECOMPS=dp,dp-persistent,splitk:2,splitk:3,splitk:4,splitk:6,splitk:8
 SMALL_DECOMPS+=,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk
-small_pass() {  # small_pass P: the small class's three commands, pass P (P > 1: files end -pP)
+small_pass() {  # small_pass P: the small class's four commands, pass P (P > 1: files end -pP)
   local sfx="" seed=$((SEED + $1 - 1))
   [[ $1 -gt 1 ]] && sfx="-p$1"
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
@@ -64,6 +67,10 @@ small_pass() {  # small_pass P: the small class's three commands, pass P (P > 1:
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile "$OCT_SMALL_TILES" \
     --cluster 4x2,2x4 --decomposition dp,dp-persistent,splitk:2 --shuffle "$seed" --sms "$SMS" \
     "${limit[@]}" --out "$OUT/heldout-small-oct-$SMS$sfx.csv" \
+    >>"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile "$NARROW_TILES" \
+    --cluster 2x1,1x2,4x1,1x4 --decomposition dp,dp-persistent,splitk:2,splitk:4 --shuffle "$seed" \
+    --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-narrow-$SMS$sfx.csv" \
     >>"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
 }
 if [[ ,$WHICH, == *,small,* ]]; then

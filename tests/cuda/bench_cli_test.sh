@@ -26,7 +26,7 @@ expect_error "needs --model" --m 128 --n 128 --k 128 --decomposition auto
 expect_error "runs alone" --m 128 --n 128 --k 128 --decomposition dp,auto
 expect_error "nonexistent" --m 128 --n 128 --k 128 --decomposition auto --model /nonexistent.json
 expect_error "is not one the kernels have" --m 128 --n 128 --k 128 --decomposition dp --tile 100x100
-expect_error "cluster 4x1" --m 128 --n 128 --k 128 --decomposition dp --cluster 4x1
+expect_error "cluster 8x1" --m 128 --n 128 --k 128 --decomposition dp --cluster 8x1
 expect_error "is not one of 0, 64, 128, 256" --m 128 --n 128 --k 128 --decomposition dp --l2-promotion 0,100
 expect_error "bad value '-64'" --m 128 --n 128 --k 128 --decomposition dp --l2-promotion -64
 expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition dp --time-limit 0

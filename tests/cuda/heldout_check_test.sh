@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # cuda/bench/heldout_check.sh without a GPU: a stub lastwave-bench records each call's arguments and
 # writes its --out. The small class (shapes with 2MNK < 12 GFLOP or min(M, N) <= 64) and the large
-# class split the held-out list; PASSES=2 runs the small class's three commands twice, the second
+# class split the held-out list; PASSES=2 runs the small class's four commands twice, the second
 # pass into -p2 files with the next shuffle seed; the large class re-times cuBLAS beside each
-# config past 0.5 ms; each class runs the eight-CTA clusters in a command of its own.
+# config past 0.5 ms; each class runs the eight-CTA clusters in a command of its own, the small
+# class the narrow tiles' pairs and lines of four in another.
 set -uo pipefail
 script="$1"
 shapes="$2"
@@ -24,9 +25,10 @@ chmod +x "$tmp/bin/lastwave-bench" "$tmp/bin/nvidia-smi"
 export CALLS="$tmp/calls.txt"
 (cd "$tmp/repo" && PATH="$tmp/bin:$PATH" PASSES=2 bash cuda/bench/heldout_check.sh "$tmp/bin" \
   "$tmp/out" 132 >/dev/null 2>&1) || fail "exit status"
-[[ $(wc -l <"$CALLS") -eq 8 ]] || fail "expected 8 calls (2 passes x 3 small, 2 large): $(cat "$CALLS")"
-for f in heldout-small-132 heldout-small-pairs-132 heldout-small-oct-132 heldout-small-132-p2 \
-  heldout-small-pairs-132-p2 heldout-small-oct-132-p2 heldout-large-132 heldout-large-oct-132; do
+[[ $(wc -l <"$CALLS") -eq 10 ]] || fail "expected 10 calls (2 passes x 4 small, 2 large): $(cat "$CALLS")"
+for f in heldout-small-132 heldout-small-pairs-132 heldout-small-oct-132 heldout-small-narrow-132 \
+  heldout-small-132-p2 heldout-small-pairs-132-p2 heldout-small-oct-132-p2 \
+  heldout-small-narrow-132-p2 heldout-large-132 heldout-large-oct-132; do
   [[ -f $tmp/out/$f.csv ]] || fail "no $f.csv"
 done
 grep -q -- "--shuffle 20261205 .*--out $tmp/out/heldout-small-132-p2.csv" "$CALLS" ||
@@ -36,6 +38,8 @@ grep -q -- "--decomposition dp,dp-persistent,splitk:2,splitk:3,splitk:4,splitk:6
   "$CALLS" || fail "the small class's split counts"
 grep -q -- "--cluster 4x2,2x4 .*--shuffle 20261205 .*heldout-small-oct-132-p2.csv" "$CALLS" ||
   fail "the second pass's eight-CTA clusters"
+grep -q -- "--tile 16x64,.*--cluster 2x1,1x2,4x1,1x4 .*--shuffle 20261205 .*heldout-small-narrow-132-p2.csv" \
+  "$CALLS" || fail "the second pass's narrow tiles in pairs and lines of four"
 grep -q -- "--cluster 4x2,2x4 .*--cublas-each-above 0.5 .*heldout-large-oct-132.csv" "$CALLS" ||
   fail "large class: eight-CTA clusters with cuBLAS beside"
 small=$(grep -c '^[0-9]' "$tmp/out/heldout-small-shapes.csv")

@@ -18,9 +18,9 @@ constexpr int kEpilogueBoxCols = 64;  // bf16 columns of one full store box (128
 // The tiles whose whole accumulator fits one warpgroup's 128 threads x 128 fp32 (at least 64 rows,
 // not the alternating 64x16..64x64): the ones with a ping-pong form.
 bool has_pingpong_form(const TileShape& t) {
-  constexpr TileShape kPingpongTiles[] = {{64, 96, 64},   {128, 64, 64},  {64, 128, 64},
-                                          {64, 192, 64},  {64, 256, 64},  {128, 96, 64},
-                                          {128, 112, 64}, {128, 120, 64}, {128, 128, 64}};
+  constexpr TileShape kPingpongTiles[] = {
+      {64, 80, 64},  {64, 96, 64},  {128, 64, 64},  {64, 128, 64},  {64, 192, 64},
+      {64, 256, 64}, {128, 96, 64}, {128, 112, 64}, {128, 120, 64}, {128, 128, 64}};
   for (const TileShape& p : kPingpongTiles)
     if (lw::same_tile(p, t)) return true;
   return false;
@@ -90,15 +90,46 @@ TEST_CASE(
   CHECK(has(128, 112, 2, 4));   // B in halves of 56, A in quarters of 32
   CHECK(!has(128, 120, 2, 4));  // B in halves of 60
   CHECK(has(256, 128, 4, 2));
-  CHECK(!has(64, 32, 2, 4));    // narrower than 64 columns
-  CHECK(!has(32, 128, 4, 2));   // fewer than 64 rows (a swapped tile)
-  CHECK(!has(128, 128, 4, 1));  // a cluster the kernels do not launch
+  CHECK(has(64, 80, 2, 4));   // B in halves of 40, A in quarters of 16
+  CHECK(!has(48, 64, 4, 2));  // 48 rows: neither 64 nor a narrow tile's 32 at most
   int oct = 0;
   for (const TileShape& t : lw::kKernelTiles) {
+    if (t.m <= 32 || t.n <= 32) continue;  // the narrow tiles: next case
     oct +=
         lw::kernel_has_config(t, ClusterShape{4, 2}) + lw::kernel_has_config(t, ClusterShape{2, 4});
   }
   CHECK(oct == 33);  // 20 tiles of >= 64x64: 4x2 on 14 of them, 2x4 on 19 (64x80: B quarters of 20)
+}
+
+TEST_CASE("narrow tiles: lines of four and eight-CTA clusters, never 2x2") {
+  const auto has = [](int64_t m, int64_t n, int64_t cm, int64_t cn) {
+    return lw::kernel_has_config(TileShape{m, n, 64}, ClusterShape{cm, cn});
+  };
+  CHECK(has(16, 64, 4, 1));   // B in quarters of 16, A whole
+  CHECK(!has(16, 64, 1, 4));  // A in quarters of 4 rows
+  CHECK(has(16, 64, 4, 2));   // B in quarters of 16, A in halves of 8
+  CHECK(!has(16, 64, 2, 4));  // A in quarters of 4
+  CHECK(has(32, 128, 4, 1));
+  CHECK(has(32, 128, 1, 4));    // A in quarters of 8
+  CHECK(has(32, 64, 2, 4));     // B in halves of 32, A in quarters of 8
+  CHECK(!has(64, 16, 4, 1));    // B in quarters of 4
+  CHECK(has(64, 16, 1, 4));     // A in quarters of 16, B whole
+  CHECK(has(64, 32, 4, 2));     // B in quarters of 8, A in halves of 32
+  CHECK(!has(32, 64, 2, 2));    // 2x2 only on 128x128 and up
+  CHECK(!has(128, 128, 4, 1));  // lines of four only on the narrow tiles
+  CHECK(!has(64, 64, 1, 4));
+  CHECK(!has(48, 64, 4, 1));
+  int lines = 0, oct = 0;
+  for (const TileShape& t : lw::kKernelTiles) {
+    lines +=
+        lw::kernel_has_config(t, ClusterShape{4, 1}) + lw::kernel_has_config(t, ClusterShape{1, 4});
+    if (t.m > 32 && t.n > 32) continue;
+    oct +=
+        lw::kernel_has_config(t, ClusterShape{4, 2}) + lw::kernel_has_config(t, ClusterShape{2, 4});
+  }
+  // 16x64, 16x128: 4x1 and 4x2; 32x64, 32x128, 64x32: all four; 64x16: 1x4 and 2x4.
+  CHECK(lines == 9);
+  CHECK(oct == 9);
 }
 
 TEST_CASE("the parts hold every entry once") {

@@ -146,16 +146,18 @@ TEST_CASE("a model without parameters for a tile or cluster says so in one line"
   CHECK(cal->config_error({128, 128, 64}, {2, 1}).empty());
   CHECK(cal->config_error({128, 128, 64}, {1, 2}).empty());
   CHECK(cal->config_error({128, 128, 64}, {2, 2}).empty());
-  CHECK(!cal->config_error({128, 128, 64}, {4, 1}).empty());
+  CHECK(!cal->config_error({128, 128, 64}, {8, 1}).empty());
   CHECK(unit()->config_error({128, 128, 64}, {2, 1}).empty());
   CHECK(cal->config_error({64, 96, 64}, {4, 2}).empty());
   CHECK(cal->config_error({128, 256, 64}, {2, 4}).empty());
   const auto clusters = lw::model_clusters(*cal);
-  REQUIRE(clusters.size() == 6);
+  REQUIRE(clusters.size() == 8);
   CHECK(lw::cluster_text(clusters[1]) == "2x1");
   CHECK(lw::cluster_text(clusters[3]) == "2x2");
   CHECK(lw::cluster_text(clusters[4]) == "4x2");
   CHECK(lw::cluster_text(clusters[5]) == "2x4");
+  CHECK(lw::cluster_text(clusters[6]) == "4x1");
+  CHECK(lw::cluster_text(clusters[7]) == "1x4");
 }
 
 TEST_CASE("a model file that lists its measured clusters refuses the others, and best skips them") {
