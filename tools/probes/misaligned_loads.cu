@@ -2,8 +2,10 @@
 // bf16) from rows TMA cannot read (K % 8 != 0, issue 30), per SM and chip-wide, against TMA on the
 // same rows padded to 8 (what the staged path reads). Methods: tma (padded rows), cp4 (4-byte
 // cp.async, K even), ldg (16-byte loads of the aligned chunks around each row piece, shifted in
-// registers; any K). Consumers only wait, fence and release (no MMA): the rate is the load path's
-// bound. Every method's stages are first checked element by element (CTA 0, every k-tile).
+// registers; any K), cp16 (16-byte cp.async of those chunks into raw row buffers kRawDepth tiles
+// ahead, then shifted shared to shared: few registers, any K). Consumers only wait, fence and
+// release (no MMA): the rate is the load path's bound. Every method's stages are first checked
+// element by element (CTA 0, every k-tile).
 // Build: nvcc -std=c++17 -O3 -arch=sm_90a -I. -o ml tools/probes/misaligned_loads.cu
 // cuda/tensor_map.cpp Run:   ./ml [K ...] > misaligned-loads.csv      (default K: 4096 4104 4100
 // 4099 4097)
@@ -33,11 +35,18 @@ constexpr int kChunkBytes = 16;  // a swizzle chunk
 constexpr int kChunksPerRow = kRowBytes / kChunkBytes;
 constexpr int kSwizzleRows = 8;     // rows of one 128B-swizzle atom
 constexpr int kRowsPerStage = 256;  // a 128x128 tile's A and B rows
-constexpr int kStages = 4;
+constexpr int kStages = 4;          // cp16: kCp16Stages, its raw buffers run ahead instead
 constexpr int kStageBytes = kRowsPerStage * kRowBytes;  // 32 KiB
+constexpr int kRawRowBytes = kRowBytes + kChunkBytes;   // the 9 aligned chunks around a row piece
+constexpr int kRawBytes = kRowsPerStage * kRawRowBytes;
+constexpr int kRawDepth = 4;  // cp16: tiles of raw rows in flight or being shifted
+constexpr int kCp16Stages = 2;
 constexpr int kSmemAlign = 1024;  // a 128B-swizzled stage starts on a 1 KiB boundary
 constexpr int kBarBytes = 8;
 constexpr int kSmemBytes = kSmemAlign + kStages * kStageBytes + 2 * kStages * kBarBytes;
+constexpr int kCp16SmemBytes =
+    kSmemAlign + kCp16Stages * kStageBytes + kRawDepth * kRawBytes + 2 * kStages * kBarBytes;
+constexpr int kShiftBarrier = 1;       // named barrier of the cp16 producers (0: __syncthreads)
 constexpr int kProducerThreads = 128;  // one warpgroup
 constexpr int kConsumerThreads = 128;
 constexpr int kConsumerWarps = kConsumerThreads / 32;
@@ -48,10 +57,14 @@ constexpr int kPasses = 4;         // each CTA walks its rows' k-tiles this ofte
 constexpr int kWarmup = 2;
 constexpr int kReps = 10;
 
-enum class Method { kTma, kCp4, kLdg };
+enum class Method { kTma, kCp4, kLdg, kCp16 };
 const char* method_name(Method m) {
-  return m == Method::kTma ? "tma" : m == Method::kCp4 ? "cp4" : "ldg";
+  return m == Method::kTma ? "tma" : m == Method::kCp4 ? "cp4" : m == Method::kLdg ? "ldg" : "cp16";
 }
+__host__ __device__ constexpr int ring_stages(Method m) {
+  return m == Method::kCp16 ? kCp16Stages : kStages;
+}
+constexpr int smem_bytes(Method m) { return m == Method::kCp16 ? kCp16SmemBytes : kSmemBytes; }
 
 struct Args {
   const uint16_t* a;  // rows x k, rows `pitch` elements apart
@@ -153,9 +166,72 @@ __device__ void fill_ldg(const Args& p, uint32_t stage, int64_t row0, int64_t k0
   }
 }
 
+// Byte address of element (row, k) and the aligned chunk it lies in.
+__device__ __forceinline__ uintptr_t element_address(const Args& p, int64_t row, int64_t k) {
+  return reinterpret_cast<uintptr_t>(p.a + row * p.pitch + k);
+}
+
+// cp16, step 1: the 9 aligned 16-byte chunks around each row's piece [k0, k0 + 64) into `raw`
+// (rows kRawRowBytes apart), zero where a chunk holds no element of the piece.
+__device__ void fill_raw(const Args& p, uint32_t raw, int64_t row0, int64_t k0) {
+  constexpr int kRawChunks = kRawRowBytes / kChunkBytes;
+  const int64_t piece = p.k - k0 < kTileK ? p.k - k0 : kTileK;  // elements of the piece
+  for (int q = static_cast<int>(threadIdx.x); q < kRowsPerStage * kRawChunks;
+       q += kProducerThreads) {
+    const int r = q / kRawChunks, j = q % kRawChunks;
+    const uintptr_t at = element_address(p, row0 + r, k0);
+    const uintptr_t src = (at & ~static_cast<uintptr_t>(kChunkBytes - 1)) + j * kChunkBytes;
+    const bool valid = row0 + r < p.rows && src < at + 2 * piece;
+    ptx::cp_async_16(raw + r * kRawRowBytes + j * kChunkBytes,
+                     valid ? reinterpret_cast<const void*>(src) : p.a, valid ? kChunkBytes : 0);
+  }
+}
+
+// cp16, step 2: each row's piece out of `raw`, shifted by its misalignment, into the stage.
+__device__ void shift_raw(const Args& p, uint32_t raw, uint32_t stage, int64_t row0, int64_t k0) {
+  for (int c = static_cast<int>(threadIdx.x); c < kRowsPerStage * kChunksPerRow;
+       c += kProducerThreads) {
+    const int r = c / kChunksPerRow, ch = c % kChunksPerRow;
+    const int64_t k = k0 + ch * 8;
+    const int64_t valid = row0 + r >= p.rows ? 0 : p.k - k < 8 ? p.k - k : 8;
+    const uint32_t shift = static_cast<uint32_t>(element_address(p, row0 + r, k0) % kChunkBytes);
+    const uint4 x = ptx::ld_shared_v4_b32(raw + r * kRawRowBytes + ch * kChunkBytes);
+    const uint4 y = ptx::ld_shared_v4_b32(raw + r * kRawRowBytes + (ch + 1) * kChunkBytes);
+    const uint32_t w[8] = {x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w};
+    const uint4 v = keep_first(shifted(w, shift), valid > 0 ? valid : 0);
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(stage + swizzled(r, ch)),
+                 "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
+  }
+}
+
+// cp16's producer: raw tiles kRawDepth - 1 ahead of the one it shifts into the ring.
+__device__ void produce_cp16(const Args& p, uint32_t stages, uint32_t raw, uint32_t full,
+                             uint32_t empty, int64_t row0, int64_t k_tiles) {
+  const int64_t n = p.passes * k_tiles;
+  const auto issue = [&](int64_t it) {
+    if (it < n) fill_raw(p, raw + (it % kRawDepth) * kRawBytes, row0, (it % k_tiles) * kTileK);
+    ptx::cp_async_commit();  // an empty group past the end keeps the count
+  };
+  for (int64_t it = 0; it < kRawDepth - 1; ++it) issue(it);
+  for (int64_t it = 0; it < n; ++it) {
+    issue(it + kRawDepth - 1);  // into the raw buffer shifted one step ago
+    ptx::cp_async_wait<kRawDepth - 1>();
+    ptx::named_barrier_sync(kShiftBarrier, kProducerThreads);  // every producer's chunks of `it`
+    const int s = static_cast<int>(it % kCp16Stages);
+    ptx::mbar_wait(empty + s * kBarBytes, static_cast<uint32_t>((it / kCp16Stages) & 1) ^ 1);
+    shift_raw(p, raw + (it % kRawDepth) * kRawBytes, stages + s * kStageBytes, row0,
+              (it % k_tiles) * kTileK);
+    ptx::fence_proxy_async_smem();
+    ptx::mbar_arrive(full + s * kBarBytes);
+    ptx::named_barrier_sync(kShiftBarrier, kProducerThreads);  // the raw buffer is free again
+  }
+}
+
 template <Method kMethod>
 __device__ void produce(const Args& p, uint32_t stages, uint32_t full, uint32_t empty, int64_t row0,
                         int64_t k_tiles) {
+  static_assert(ring_stages(kMethod) == kStages, "cp16 has its own producer");
   for (int64_t it = 0; it < p.passes * k_tiles; ++it) {
     const int s = static_cast<int>(it % kStages);
     const uint32_t parity = static_cast<uint32_t>((it / kStages) & 1);
@@ -178,14 +254,15 @@ __device__ void produce(const Args& p, uint32_t stages, uint32_t full, uint32_t 
   }
 }
 
+template <int kRing>
 __device__ void consume(const Args& p, uint32_t stages, uint32_t full, uint32_t empty,
                         int64_t k_tiles) {
   const int t = static_cast<int>(threadIdx.x) - kProducerThreads;
   uint32_t acc = 0;
   for (int64_t it = 0; it < p.passes * k_tiles; ++it) {
-    const int s = static_cast<int>(it % kStages);
+    const int s = static_cast<int>(it % kRing);
     const uint32_t stage = stages + s * kStageBytes;
-    ptx::mbar_wait(full + s * kBarBytes, static_cast<uint32_t>((it / kStages) & 1));
+    ptx::mbar_wait(full + s * kBarBytes, static_cast<uint32_t>((it / kRing) & 1));
     ptx::fence_proxy_async_smem();  // where a wgmma would read the cp.async's generic writes
     acc ^= ptx::ld_shared_b32(stage + t * kChunkBytes);
     if (p.dump != nullptr && blockIdx.x == 0 && it < k_tiles) {
@@ -205,11 +282,14 @@ template <Method kMethod>
 __global__ void __launch_bounds__(kProducerThreads + kConsumerThreads)
     fill_ring(const __grid_constant__ Args p) {
   extern __shared__ unsigned char smem[];
-  const uint32_t raw = ptx::smem_addr(smem);
-  const uint32_t stages = (raw + kSmemAlign - 1) / kSmemAlign * kSmemAlign;
-  const uint32_t full = stages + kStages * kStageBytes, empty = full + kStages * kBarBytes;
+  const uint32_t base = ptx::smem_addr(smem);
+  const uint32_t stages = (base + kSmemAlign - 1) / kSmemAlign * kSmemAlign;
+  constexpr int kRing = ring_stages(kMethod);
+  const uint32_t raw = stages + kRing * kStageBytes;  // cp16 only
+  const uint32_t full = raw + (kMethod == Method::kCp16 ? kRawDepth * kRawBytes : 0);
+  const uint32_t empty = full + kStages * kBarBytes;
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
+    for (int s = 0; s < kRing; ++s) {
       ptx::mbar_init(full + s * kBarBytes, kMethod == Method::kTma ? 1 : kProducerThreads);
       ptx::mbar_init(empty + s * kBarBytes, kConsumerWarps);
     }
@@ -219,10 +299,12 @@ __global__ void __launch_bounds__(kProducerThreads + kConsumerThreads)
   const int64_t blocks = (p.rows + kRowsPerStage - 1) / kRowsPerStage;
   const int64_t row0 = (blockIdx.x % blocks) * kRowsPerStage;
   const int64_t k_tiles = (p.k + kTileK - 1) / kTileK;
-  if (threadIdx.x < kProducerThreads) {
-    produce<kMethod>(p, stages, full, empty, row0, k_tiles);
+  if (threadIdx.x >= kProducerThreads) {
+    consume<kRing>(p, stages, full, empty, k_tiles);
+  } else if constexpr (kMethod == Method::kCp16) {
+    produce_cp16(p, stages, raw, full, empty, row0, k_tiles);
   } else {
-    consume(p, stages, full, empty, k_tiles);
+    produce<kMethod>(p, stages, full, empty, row0, k_tiles);
   }
 }
 
@@ -232,9 +314,10 @@ void check(cudaError_t e, const char* what) {
 
 void launch(Method m, const Args& p, int grid) {
   const dim3 block(kProducerThreads + kConsumerThreads);
-  if (m == Method::kTma) fill_ring<Method::kTma><<<grid, block, kSmemBytes>>>(p);
-  if (m == Method::kCp4) fill_ring<Method::kCp4><<<grid, block, kSmemBytes>>>(p);
-  if (m == Method::kLdg) fill_ring<Method::kLdg><<<grid, block, kSmemBytes>>>(p);
+  if (m == Method::kTma) fill_ring<Method::kTma><<<grid, block, smem_bytes(m)>>>(p);
+  if (m == Method::kCp4) fill_ring<Method::kCp4><<<grid, block, smem_bytes(m)>>>(p);
+  if (m == Method::kLdg) fill_ring<Method::kLdg><<<grid, block, smem_bytes(m)>>>(p);
+  if (m == Method::kCp16) fill_ring<Method::kCp16><<<grid, block, smem_bytes(m)>>>(p);
   check(cudaGetLastError(), "launch");
 }
 
@@ -297,7 +380,7 @@ void run_k(int64_t k, const cudaDeviceProp& prop, uint32_t* sink) {
   check(cudaMemcpy2D(padded, pitch8 * 2, rows, k * 2, k * 2, kMatrixRows, cudaMemcpyDeviceToDevice),
         "copy padded");
   const int64_t k_tiles = (k + kTileK - 1) / kTileK;
-  for (Method m : {Method::kTma, Method::kCp4, Method::kLdg}) {
+  for (Method m : {Method::kTma, Method::kCp4, Method::kLdg, Method::kCp16}) {
     if (m == Method::kCp4 && k % 2 != 0) continue;  // 4-byte copies need even rows
     Args p{m == Method::kTma ? padded : rows,
            kMatrixRows,
@@ -315,7 +398,7 @@ void run_k(int64_t k, const cudaDeviceProp& prop, uint32_t* sink) {
     const double bytes =
         static_cast<double>(prop.multiProcessorCount) * kPasses * k_tiles * kStageBytes;
     std::printf("%s,%s,%lld,%d,%d,%d,%d,%.1f,%.3f,%.1f,%lld\n", prop.name, method_name(m),
-                static_cast<long long>(k), kRowsPerStage, kStages, prop.multiProcessorCount,
+                static_cast<long long>(k), kRowsPerStage, ring_stages(m), prop.multiProcessorCount,
                 kPasses, us, bytes / us * 1e-6, bytes / us * 1e-3 / prop.multiProcessorCount,
                 static_cast<long long>(bad));
   }
@@ -337,9 +420,15 @@ int main(int argc, char** argv) {
     if (ks.empty()) ks = {4096, 4104, 4100, 4099, 4097};
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-    for (auto f : {fill_ring<Method::kTma>, fill_ring<Method::kCp4>, fill_ring<Method::kLdg>})
-      check(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes),
-            "cudaFuncSetAttribute");
+    const auto allow = [](auto kernel, Method m) {
+      check(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes(m)),
+          "cudaFuncSetAttribute");
+    };
+    allow(fill_ring<Method::kTma>, Method::kTma);
+    allow(fill_ring<Method::kCp4>, Method::kCp4);
+    allow(fill_ring<Method::kLdg>, Method::kLdg);
+    allow(fill_ring<Method::kCp16>, Method::kCp16);
     uint32_t* sink = nullptr;
     check(cudaMalloc(&sink, sizeof(uint32_t)), "cudaMalloc sink");
     std::printf(
