@@ -6,7 +6,7 @@
 // ahead, then shifted shared to shared: few registers, any K). Consumers only wait, fence and
 // release (no MMA): the rate is the load path's bound. Every method's stages are first checked
 // element by element (CTA 0, every k-tile).
-// Build (repository root): nvcc -std=c++17 -O3 -arch=sm_90a -I. -o ml \
+// Build (repository root): nvcc -std=c++17 -O3 -arch=sm_90a -I. -o ml
 //   tools/probes/misaligned_loads.cu cuda/tensor_map.cpp
 // Run: ./ml [K ...] > misaligned-loads.csv   (default K: 4096 4104 4100 4099 4097)
 #include <cuda.h>
