@@ -124,7 +124,7 @@ int cmd_compare(int argc, char** argv) {
       if (!flagged.empty()) std::cerr << "lastwave compare: " << flagged << "\n";
     }
     warn_outside_calibration("compare", *file, vm["model"].as<std::string>(), gpu, shapes,
-                             setup.tile, schedules);
+                             setup.tile, setup.cluster, schedules);
     warn_undetermined("compare", *file, vm["model"].as<std::string>(),
                       parse_param_overrides(vm["param"].as<std::string>()));
   }

@@ -10,8 +10,9 @@ namespace lw::cli {
 void warn_outside_calibration(const std::string& command, const ModelFile& f,
                               const std::string& name, const GpuSpec& gpu,
                               const std::vector<Problem>& shapes, const TileShape& tile,
+                              const ClusterShape& cluster,
                               const std::vector<std::string>& schedules) {
-  const std::string text = outside_calibration(f, name, gpu, shapes, tile, schedules);
+  const std::string text = outside_calibration(f, name, gpu, shapes, tile, cluster, schedules);
   if (!text.empty()) std::cerr << "lastwave " << command << ": warning: " << text << "\n";
 }
 

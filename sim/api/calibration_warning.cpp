@@ -19,7 +19,7 @@ bool uses_tile_option(const std::vector<std::string>& schedules) {
 // What lies outside the file's training rows (empty when it records none).
 std::vector<std::string> outside_training_rows(const ModelFile& f, const GpuSpec& gpu,
                                                const std::vector<Problem>& shapes,
-                                               const TileShape& tile,
+                                               const TileShape& tile, const ClusterShape& cluster,
                                                const std::vector<std::string>& schedules) {
   std::vector<std::string> outside;
   const TrainingRange& r = f.training_range;
@@ -27,6 +27,9 @@ std::vector<std::string> outside_training_rows(const ModelFile& f, const GpuSpec
   if (uses_tile_option(schedules) && kernel_tile_index(tile) < 0) {
     outside.push_back("tile " + tile_text(tile) + " is not one of the kernels' (" +
                       kernel_tiles_text() + "), which its measurements ran");
+  } else if (uses_tile_option(schedules) && !kernel_has_config(tile, cluster)) {
+    outside.push_back("the kernels do not launch tile " + tile_text(tile) + " in cluster " +
+                      cluster_text(cluster) + ", so none of its measurements ran it");
   }
   const auto out =
       std::count_if(shapes.begin(), shapes.end(), [&](const Problem& p) { return !r.holds(p); });
@@ -49,12 +52,15 @@ bool measured_on(const ModelFile& f, const GpuSpec& gpu) {
 
 std::string outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
                                 const std::vector<Problem>& shapes, const TileShape& tile,
+                                const ClusterShape& cluster,
                                 const std::vector<std::string>& schedules) {
   std::vector<std::string> outside;
   if (!measured_on(f, gpu)) {
     outside.push_back("the GPU is " + gpu.name + ", its measurements ran on " + f.gpu);
   }
-  for (auto& o : outside_training_rows(f, gpu, shapes, tile, schedules)) outside.push_back(o);
+  for (auto& o : outside_training_rows(f, gpu, shapes, tile, cluster, schedules)) {
+    outside.push_back(o);
+  }
   if (outside.empty()) return "";
   std::string line = "model " + name + " extrapolates: ";
   for (size_t i = 0; i < outside.size(); ++i) line += (i ? "; " : "") + outside[i];

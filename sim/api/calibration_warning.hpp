@@ -17,10 +17,12 @@ bool measured_on(const ModelFile& f, const GpuSpec& gpu);
 
 // "model NAME extrapolates: ..." when cases lie outside what model file `f` (named `name` by the
 // user) was calibrated on: other shapes or SM counts than its training rows' (its residual trees
-// give such cases the nearest trained leaf's factor), a tile the kernels lack (when a schedule
-// other than best runs on it), or another GPU than the one it was measured on. Empty otherwise.
+// give such cases the nearest trained leaf's factor), a tile the kernels lack or a kernel tile in a
+// cluster the kernels do not launch it in (when a schedule other than best runs on them), or
+// another GPU than the one it was measured on. Empty otherwise.
 std::string outside_calibration(const ModelFile& f, const std::string& name, const GpuSpec& gpu,
                                 const std::vector<Problem>& shapes, const TileShape& tile,
+                                const ClusterShape& cluster,
                                 const std::vector<std::string>& schedules);
 
 }  // namespace lw

@@ -360,8 +360,8 @@ PredictOutcome run_predict(const PreparedPredict& p, const ShapeDone& done) {
                           return rerun_configs(listed, s, need, cutoffs);
                         });
     unflatten(listed, ranked);
-    out.extrapolation =
-        outside_calibration(*file, r.model.name, r.gpu, r.shapes, p.setup.tile, r.schedules);
+    out.extrapolation = outside_calibration(*file, r.model.name, r.gpu, r.shapes, p.setup.tile,
+                                            p.setup.cluster, r.schedules);
   }
   out.blocks =
       shape_blocks(r.shapes.size(), r.schedules, simulated, std::move(rows), std::move(ranked));

@@ -54,6 +54,14 @@ printf 'm,n,k\n1536,1536,4096\n8192,1536,4096\n64,64,4096\n' >"$tmp/ranged.csv"
 grep -qF "warning: model $tmp/ranged.json extrapolates: 2 of 3 shapes lie outside its training rows (M 1-4096, N 128-4096, K 128-8192 on 16-132 SMs); 8 SMs lie outside its training rows' 16-132" "$tmp/out.err"
 "$lastwave" predict --gpu h200 --m 1536 --n 1536 --k 4096 --schedule dp --tile 64x72x64 \
   --model "$tmp/ranged.json" -q 2>&1 >/dev/null | grep -qF "extrapolates: tile 64x72x64 is not one of the kernels' (16x64x64,"
+# A kernel tile in a cluster the kernels do not launch it in (128x120's B halves of 60 rows are not
+# whole swizzle atoms) was never measured either; in one they do, no such line.
+"$lastwave" predict --gpu h200 --m 1536 --n 1536 --k 4096 --schedule dp --tile 128x120x64 \
+  --cluster 2x1 --model "$tmp/ranged.json" -q 2>&1 >/dev/null |
+  grep -qF "extrapolates: the kernels do not launch tile 128x120x64 in cluster 2x1"
+"$lastwave" predict --gpu h200 --m 1536 --n 1536 --k 4096 --schedule dp --tile 128x128x64 \
+  --cluster 2x1 --model "$tmp/ranged.json" -q >/dev/null 2>"$tmp/pair.err"
+! grep -q "do not launch" "$tmp/pair.err"
 "$lastwave" predict --gpu b200 --m 1536 --n 1536 --k 4096 --schedule dp --model "$tmp/ranged.json" \
   -q 2>&1 >/dev/null | grep -qF "extrapolates: the GPU is b200, its measurements ran on h200"
 # A calibrated file's fitted physics stays on its GPU: on another GPU every row is refused (exit 0,
