@@ -24,12 +24,14 @@ std::vector<std::string> outside_training_rows(const ModelFile& f, const GpuSpec
   std::vector<std::string> outside;
   const TrainingRange& r = f.training_range;
   if (r.empty()) return outside;
-  if (uses_tile_option(schedules) && kernel_tile_index(tile) < 0) {
-    outside.push_back("tile " + tile_text(tile) + " is not one of the kernels' (" +
-                      kernel_tiles_text() + "), which its measurements ran");
-  } else if (uses_tile_option(schedules) && !kernel_has_config(tile, cluster)) {
-    outside.push_back("the kernels do not launch tile " + tile_text(tile) + " in cluster " +
-                      cluster_text(cluster) + ", so none of its measurements ran it");
+  if (uses_tile_option(schedules)) {
+    if (kernel_tile_index(tile) < 0) {
+      outside.push_back("tile " + tile_text(tile) + " is not one of the kernels' (" +
+                        kernel_tiles_text() + "), which its measurements ran");
+    } else if (!kernel_has_config(tile, cluster)) {
+      outside.push_back("the kernels do not launch tile " + tile_text(tile) + " in cluster " +
+                        cluster_text(cluster) + ", so none of its measurements ran it");
+    }
   }
   const auto out =
       std::count_if(shapes.begin(), shapes.end(), [&](const Problem& p) { return !r.holds(p); });

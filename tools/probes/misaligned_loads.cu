@@ -105,8 +105,10 @@ __device__ void fill_cp4(const Args& p, uint32_t stage, int64_t row0, int64_t k0
   }
 }
 
-// The 16 bytes of a row piece that starts `shift` bytes into w[0..3] and runs on into w[4..7].
-__device__ __forceinline__ uint4 shifted(const uint32_t (&w)[8], uint32_t shift) {
+// The 16 bytes of a row piece that starts `shift` bytes into aligned chunk `x` and runs on into
+// the next one, `y`.
+__device__ __forceinline__ uint4 shifted(uint4 x, uint4 y, uint32_t shift) {
+  const uint32_t w[8] = {x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w};
   const uint32_t q = shift / 4, bits = (shift % 4) * 8;
   uint32_t o[4];
 #pragma unroll
@@ -131,44 +133,51 @@ __device__ __forceinline__ uint4 keep_first(uint4 v, int64_t valid) {
   return make_uint4(o[0], o[1], o[2], o[3]);
 }
 
+// Byte address of element (row, k).
+__device__ __forceinline__ uintptr_t element_address(const Args& p, int64_t row, int64_t k) {
+  return reinterpret_cast<uintptr_t>(p.a + row * p.pitch + k);
+}
+
+// Elements of the 8-element chunk at (row, k) inside the matrix: 8, fewer at its K edge, <= 0
+// past it or past the last row.
+__device__ __forceinline__ int64_t chunk_elements(const Args& p, int64_t row, int64_t k) {
+  return row >= p.rows ? 0 : p.k - k < 8 ? p.k - k : 8;
+}
+
+__device__ __forceinline__ void st_shared_v4(uint32_t addr, uint4 v) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(v.x), "r"(v.y),
+               "r"(v.z), "r"(v.w)
+               : "memory");
+}
+
 __device__ void fill_ldg(const Args& p, uint32_t stage, int64_t row0, int64_t k0) {
   const auto* end = reinterpret_cast<const unsigned char*>(p.a + p.rows * p.pitch);
   for (int c0 = static_cast<int>(threadIdx.x); c0 < kRowsPerStage * kChunksPerRow;
        c0 += kLdgBatch * kProducerThreads) {
-    uint32_t w[kLdgBatch][8];
+    uint4 x[kLdgBatch], y[kLdgBatch];
     uint32_t shift[kLdgBatch];
     int64_t valid[kLdgBatch];
 #pragma unroll
     for (int b = 0; b < kLdgBatch; ++b) {  // every load of the batch in flight at once
       const int c = c0 + b * kProducerThreads, r = c / kChunksPerRow;
       const int64_t k = k0 + (c % kChunksPerRow) * 8;
-      valid[b] = row0 + r >= p.rows ? 0 : p.k - k < 8 ? p.k - k : 8;  // may be <= 0
-      const auto* at = reinterpret_cast<const unsigned char*>(p.a + (row0 + r) * p.pitch + k);
-      const auto* lo = reinterpret_cast<const uint4*>(reinterpret_cast<uintptr_t>(at) & ~15ull);
-      shift[b] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(at) & 15u);
-      const uint4 x = valid[b] > 0 ? __ldg(lo) : make_uint4(0, 0, 0, 0);
+      valid[b] = chunk_elements(p, row0 + r, k);
+      const uintptr_t at = element_address(p, row0 + r, k);
+      const auto* lo =
+          reinterpret_cast<const uint4*>(at & ~static_cast<uintptr_t>(kChunkBytes - 1));
+      shift[b] = static_cast<uint32_t>(at % kChunkBytes);
       const bool second =
           valid[b] > 0 && shift[b] != 0 && reinterpret_cast<const unsigned char*>(lo + 1) < end;
-      const uint4 y = second ? __ldg(lo + 1) : make_uint4(0, 0, 0, 0);
-      const uint32_t words[8] = {x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w};
-#pragma unroll
-      for (int i = 0; i < 8; ++i) w[b][i] = words[i];
+      x[b] = valid[b] > 0 ? __ldg(lo) : make_uint4(0, 0, 0, 0);
+      y[b] = second ? __ldg(lo + 1) : make_uint4(0, 0, 0, 0);
     }
 #pragma unroll
     for (int b = 0; b < kLdgBatch; ++b) {
       const int c = c0 + b * kProducerThreads;
-      const uint4 v = keep_first(shifted(w[b], shift[b]), valid[b] > 0 ? valid[b] : 0);
-      asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(
-                       stage + swizzled(c / kChunksPerRow, c % kChunksPerRow)),
-                   "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-                   : "memory");
+      st_shared_v4(stage + swizzled(c / kChunksPerRow, c % kChunksPerRow),
+                   keep_first(shifted(x[b], y[b], shift[b]), valid[b] > 0 ? valid[b] : 0));
     }
   }
-}
-
-// Byte address of element (row, k) and the aligned chunk it lies in.
-__device__ __forceinline__ uintptr_t element_address(const Args& p, int64_t row, int64_t k) {
-  return reinterpret_cast<uintptr_t>(p.a + row * p.pitch + k);
 }
 
 // cp16, step 1: the 9 aligned 16-byte chunks around each row's piece [k0, k0 + 64) into `raw`
@@ -192,16 +201,11 @@ __device__ void shift_raw(const Args& p, uint32_t raw, uint32_t stage, int64_t r
   for (int c = static_cast<int>(threadIdx.x); c < kRowsPerStage * kChunksPerRow;
        c += kProducerThreads) {
     const int r = c / kChunksPerRow, ch = c % kChunksPerRow;
-    const int64_t k = k0 + ch * 8;
-    const int64_t valid = row0 + r >= p.rows ? 0 : p.k - k < 8 ? p.k - k : 8;
+    const int64_t valid = chunk_elements(p, row0 + r, k0 + ch * 8);
     const uint32_t shift = static_cast<uint32_t>(element_address(p, row0 + r, k0) % kChunkBytes);
     const uint4 x = ptx::ld_shared_v4_b32(raw + r * kRawRowBytes + ch * kChunkBytes);
     const uint4 y = ptx::ld_shared_v4_b32(raw + r * kRawRowBytes + (ch + 1) * kChunkBytes);
-    const uint32_t w[8] = {x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w};
-    const uint4 v = keep_first(shifted(w, shift), valid > 0 ? valid : 0);
-    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(stage + swizzled(r, ch)),
-                 "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
-                 : "memory");
+    st_shared_v4(stage + swizzled(r, ch), keep_first(shifted(x, y, shift), valid > 0 ? valid : 0));
   }
 }
 
