@@ -324,7 +324,7 @@ const std::vector<Variant>& sanitize_variants() {
       {cuda::Mainloop::Wgmma, TileShape{48, 64, 64}, ClusterShape{}},
       {cuda::Mainloop::Wgmma, TileShape{64, 80, 64}, ClusterShape{}},
       {cuda::Mainloop::Wgmma, TileShape{32, 128, 64}, ClusterShape{4, 1}},
-      {cuda::Mainloop::Wgmma, TileShape{16, 64, 64}, ClusterShape{1, 4}},
+      {cuda::Mainloop::Wgmma, TileShape{32, 128, 64}, ClusterShape{1, 4}},
       {cuda::Mainloop::Wgmma, kTile, ClusterShape{4, 2}},
       {cuda::Mainloop::Wgmma, TileShape{64, 128, 64}, ClusterShape{2, 4}},
   };
