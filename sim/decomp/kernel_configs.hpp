@@ -20,10 +20,10 @@ namespace lw {
 // tiles).
 inline constexpr TileShape kKernelTiles[] = {
     {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {48, 64, 64},   {64, 16, 64},
-    {64, 32, 64},   {64, 64, 64},   {64, 80, 64},   {64, 96, 64},   {128, 64, 64},  {64, 128, 64},
-    {64, 192, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64}, {128, 120, 64}, {128, 128, 64},
-    {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64}, {128, 208, 64}, {128, 224, 64},
-    {128, 256, 64}, {192, 192, 64}, {256, 128, 64},
+    {64, 32, 64},   {64, 48, 64},   {64, 64, 64},   {64, 80, 64},   {80, 64, 64},   {64, 96, 64},
+    {128, 64, 64},  {64, 128, 64},  {64, 192, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64},
+    {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64},
+    {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64}, {256, 128, 64},
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 
@@ -75,7 +75,7 @@ inline constexpr int kWgmmaConsumers = 2;
 inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
 // A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
 // (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
-constexpr bool wgmma_swapped(const TileShape& t) { return t.m < kWgmmaRows; }
+constexpr bool wgmma_swapped(const TileShape& t) { return t.m % kWgmmaRows != 0; }
 // The tile as the wgmma sees it: rows of the accumulator x its columns.
 constexpr TileShape wgmma_frame(const TileShape& t) {
   return wgmma_swapped(t) ? TileShape{t.n, t.m, t.k} : t;
@@ -105,7 +105,7 @@ inline constexpr int64_t kPingpongAloneMinCols = 96;    // 64-row tiles of n96..
 inline constexpr int64_t kPingpongAloneMaxCols = 192;   // ... to n192
 inline constexpr int64_t kPingpongAloneMinKtiles = 5;   // k-tiles per tile, at least
 constexpr bool wgmma_can_pingpong(const TileShape& tile) {
-  return tile.m >= kWgmmaRows && !wgmma_consumers_alternate_k(tile) &&
+  return !wgmma_swapped(tile) && !wgmma_consumers_alternate_k(tile) &&
          tile.m * tile.n <= kPingpongMaxTileFloats * kWgmmaWarpgroupThreads;
 }
 // Whether a launch of `tile` runs ping-pong: its segments are whole tiles (no split region) of
@@ -231,7 +231,7 @@ inline constexpr int64_t kSwizzleAtomRows = 8;
 inline constexpr int kPairClusterSize = 2;           // CTAs of a 2x1 / 1x2 cluster
 inline constexpr int kOctClusterSize = 8;            // CTAs of a 4x2 / 2x4 cluster
 inline constexpr int64_t kQuadClusterMinRows = 128;  // least tile M and N of a 2x2 cluster
-inline constexpr int64_t kOctClusterMinRows = 64;    // least tile M and N of a 4x2 / 2x4 cluster
+inline constexpr int64_t kOctClusterMinRows = 48;    // least tile M and N of a 4x2 / 2x4 cluster
 inline constexpr int64_t kNarrowTileMaxRows = 32;    // a narrow tile's shorter side, at most
 constexpr bool cluster_serves_tile(const TileShape& t, const ClusterShape& c) {
   const int64_t size = c.m * c.n;

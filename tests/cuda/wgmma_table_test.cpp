@@ -28,8 +28,8 @@ bool has_pingpong_form(const TileShape& t) {
 
 bool has_cluster_reduce_form(const TileShape& t) {
   constexpr TileShape kDsmTiles[] = {{16, 64, 64}, {16, 128, 64}, {32, 64, 64}, {32, 128, 64},
-                                     {48, 64, 64}, {64, 16, 64},  {64, 32, 64}, {64, 64, 64},
-                                     {64, 80, 64}, {64, 96, 64}};
+                                     {48, 64, 64}, {64, 16, 64},  {64, 32, 64}, {64, 48, 64},
+                                     {64, 64, 64}, {64, 80, 64},  {80, 64, 64}, {64, 96, 64}};
   for (const TileShape& d : kDsmTiles)
     if (lw::same_tile(d, t)) return true;
   return false;
@@ -80,7 +80,7 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
 }
 
 TEST_CASE(
-    "eight-CTA clusters: tiles of 64 rows and columns and up, slices of whole swizzle atoms") {
+    "eight-CTA clusters: tiles of 48 rows and columns and up, slices of whole swizzle atoms") {
   const auto has = [](int64_t m, int64_t n, int64_t cm, int64_t cn) {
     return lw::kernel_has_config(TileShape{m, n, 64}, ClusterShape{cm, cn});
   };
@@ -91,14 +91,21 @@ TEST_CASE(
   CHECK(!has(128, 120, 2, 4));  // B in halves of 60
   CHECK(has(256, 128, 4, 2));
   CHECK(has(64, 80, 2, 4));   // B in halves of 40, A in quarters of 16
-  CHECK(!has(48, 64, 4, 2));  // 48 rows: neither 64 nor a narrow tile's 32 at most
+  CHECK(has(48, 64, 4, 2));   // B in quarters of 16, A in halves of 24
+  CHECK(!has(48, 64, 2, 4));  // A in quarters of 12
+  CHECK(has(64, 48, 2, 4));   // B in halves of 24, A in quarters of 16
+  CHECK(!has(64, 48, 4, 2));  // B in quarters of 12
+  CHECK(has(80, 64, 4, 2));   // B in quarters of 16, A in halves of 40
+  CHECK(!has(80, 64, 2, 4));  // A in quarters of 20
   int oct = 0;
   for (const TileShape& t : lw::kKernelTiles) {
     if (t.m <= 32 || t.n <= 32) continue;  // the narrow tiles: next case
     oct +=
         lw::kernel_has_config(t, ClusterShape{4, 2}) + lw::kernel_has_config(t, ClusterShape{2, 4});
   }
-  CHECK(oct == 33);  // 20 tiles of >= 64x64: 4x2 on 14 of them, 2x4 on 19 (64x80: B quarters of 20)
+  // 20 tiles of >= 64x64: 4x2 on 14 of them, 2x4 on 19 (64x80: B quarters of 20); 48x64, 64x48
+  // and 80x64 one each (above).
+  CHECK(oct == 36);
 }
 
 TEST_CASE("narrow tiles: lines of four and eight-CTA clusters, never 2x2") {
