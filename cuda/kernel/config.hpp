@@ -50,8 +50,8 @@ struct WgmmaConfig {
   static constexpr int kTileK = cuda::kTileK;
   static constexpr int kWarpgroupThreads = static_cast<int>(kWgmmaWarpgroupThreads);
   static constexpr int kConsumers = kWgmmaConsumers;  // consumer warpgroups
-  // Tiles of fewer than 64 rows run swapped: the accumulator holds the tile's transpose (kFrameM =
-  // kN rows of B x kFrameN = kM rows of A), the epilogue writes it back transposed.
+  // Tiles whose rows are not whole wgmmas run swapped: the accumulator holds the tile's transpose
+  // (kFrameM = kN rows of B x kFrameN = kM rows of A), the epilogue writes it back transposed.
   static constexpr bool kSwapped = wgmma_swapped(TileShape{kM, kN, cuda::kTileK});
   static constexpr int kFrameM = kSwapped ? kN : kM;
   static constexpr int kFrameN = kSwapped ? kM : kN;

@@ -10,14 +10,15 @@
 namespace lw {
 
 // Tile shapes (elements; k is the MAC-loop step). 16- and 32-row tiles serve M <= 32 (decode) and
-// run swapped (wgmma_swapped), and so does 48x64; 64-row tiles serve skinny M, the narrow 64x16,
-// 64x32, 64x64, 64x80, 64x96 and 128x64 spread small outputs over the SMs without splitting K
-// (64x80, 64x96 and 64x192 step the tile count between the powers of two; 48x64 and 64x80 are the
-// transposes of cuBLAS's deep-K tiles tst_48x64 / tst_64x80, whose names are in its column-major
-// frame: docs/PERFORMANCE.md, "Lines of four"); 128xN widths let the tile count fit the SM count
-// (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per FLOP of 128x128, and
-// 192x192 cuts it by a third (cuBLAS runs it where its tile count fits one wave, e.g. 4808x960: 130
-// tiles).
+// run swapped (wgmma_swapped), and so do 48x64 and 80x64; 64-row tiles serve skinny M, the narrow
+// 64x16, 64x32, 64x48, 64x64, 64x80, 64x96 and 128x64 spread small outputs over the SMs without
+// splitting K (64x80, 64x96 and 64x192 step the tile count between the powers of two). cuBLAS's
+// deep-K tiles, named in its column-major frame (tst_48x64 4x2, tst_64x80 2x4), are our 64x48 2x4
+// and 80x64 4x2; their transposes 48x64 and 64x80 win other shapes (docs/PERFORMANCE.md, "Lines of
+// four" and "cuBLAS's deep-K tiles in our frame"); 128xN widths let the tile count fit the SM
+// count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per FLOP of
+// 128x128, and 192x192 cuts it by a third (cuBLAS runs it where its tile count fits one wave, e.g.
+// 4808x960: 130 tiles).
 inline constexpr TileShape kKernelTiles[] = {
     {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {48, 64, 64},   {64, 16, 64},
     {64, 32, 64},   {64, 48, 64},   {64, 64, 64},   {64, 80, 64},   {80, 64, 64},   {64, 96, 64},
@@ -73,8 +74,9 @@ constexpr bool kernel_has_cluster(const ClusterShape& c) {
 // model's shared-memory traffic (models/roofline/traffic.hpp).
 inline constexpr int kWgmmaConsumers = 2;
 inline constexpr int kWgmmaRows = 64;  // rows of one wgmma instruction
-// A tile shorter than one wgmma runs swapped: the instruction computes the tile's transpose
-// (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue writes it back.
+// A tile whose rows are not whole wgmmas (16, 32, 48, 80) runs swapped: the instruction computes
+// the tile's transpose (C^T = B A^T, B's rows on the wgmma's M, A's on its N) and the epilogue
+// writes it back.
 constexpr bool wgmma_swapped(const TileShape& t) { return t.m % kWgmmaRows != 0; }
 // The tile as the wgmma sees it: rows of the accumulator x its columns.
 constexpr TileShape wgmma_frame(const TileShape& t) {
@@ -224,10 +226,10 @@ inline constexpr int64_t kSwizzleAtomRows = 8;
 // 2x2 takes tiles of at least kQuadClusterMinRows x kQuadClusterMinRows (it rarely won even
 // there, docs/PERFORMANCE.md); the eight-CTA clusters (4x2, 2x4: what cuBLAS runs on few-tile,
 // deep-K shapes, one operand shared by four CTAs and the other by two) take every tile of at
-// least kOctClusterMinRows rows and columns. The narrow tiles (a side of at most
-// kNarrowTileMaxRows: the 16- and 32-row swapped tiles, 64x16, 64x32) take the lines of four (4x1,
-// 1x4: cuBLAS's 8x64 4x1 and 64x8 1x4 on tiny problems) and the eight-CTA clusters, not 2x2; no
-// other tile takes a line of four.
+// least kOctClusterMinRows rows and columns (48x64 4x2, 64x48 2x4, 80x64 4x2 among them). The
+// narrow tiles (a side of at most kNarrowTileMaxRows: the 16- and 32-row swapped tiles, 64x16,
+// 64x32) take the lines of four (4x1, 1x4: cuBLAS's 8x64 4x1 and 64x8 1x4 on tiny problems) and the
+// eight-CTA clusters, not 2x2; no other tile takes a line of four.
 inline constexpr int kPairClusterSize = 2;           // CTAs of a 2x1 / 1x2 cluster
 inline constexpr int kOctClusterSize = 8;            // CTAs of a 4x2 / 2x4 cluster
 inline constexpr int64_t kQuadClusterMinRows = 128;  // least tile M and N of a 2x2 cluster

@@ -302,8 +302,8 @@ TEST_CASE("a persistent grid larger than the co-resident CTAs is refused") {
 
 // Under compute-sanitizer (10-100x slower) a representative subset: both mainloops, every tile
 // height, the widest, a ragged and the narrow widths (wgmma n8 / n16 / n32 / n48 consumers), the
-// swapped 16-, 32- and 48-row tiles, 64x80, every cluster shape (lines of four on narrow tiles,
-// 4x2 / 2x4 on wide ones).
+// swapped 16-, 32-, 48- and 80-row tiles, 64x80, every cluster shape (lines of four on narrow
+// tiles, 4x2 / 2x4 on wide ones).
 const std::vector<Variant>& sanitize_variants() {
   static const std::vector<Variant> v = {
       {cuda::Mainloop::Mma, kTile, ClusterShape{}},
@@ -323,6 +323,7 @@ const std::vector<Variant>& sanitize_variants() {
       {cuda::Mainloop::Wgmma, kTile, ClusterShape{2, 2}},
       {cuda::Mainloop::Wgmma, TileShape{48, 64, 64}, ClusterShape{}},
       {cuda::Mainloop::Wgmma, TileShape{64, 80, 64}, ClusterShape{}},
+      {cuda::Mainloop::Wgmma, TileShape{80, 64, 64}, ClusterShape{4, 2}},
       {cuda::Mainloop::Wgmma, TileShape{32, 128, 64}, ClusterShape{4, 1}},
       {cuda::Mainloop::Wgmma, TileShape{32, 128, 64}, ClusterShape{1, 4}},
       {cuda::Mainloop::Wgmma, kTile, ClusterShape{4, 2}},
