@@ -15,7 +15,7 @@ constexpr int kWgmmaThreads = 384;    // producer warpgroup + two consumer warpg
 constexpr int kBothConsumers = 256;   // a cooperative tile's accumulator owners
 constexpr int kEpilogueBoxCols = 64;  // bf16 columns of one full store box (128 bytes)
 
-// The tiles whose whole accumulator fits one warpgroup's 128 threads x 128 fp32 (at least 64 rows,
+// The tiles whose whole accumulator fits one warpgroup's 128 threads x 128 fp32 (whole wgmma rows,
 // not the alternating 64x16..64x64): the ones with a ping-pong form.
 bool has_pingpong_form(const TileShape& t) {
   constexpr TileShape kPingpongTiles[] = {
