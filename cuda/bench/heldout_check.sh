@@ -30,10 +30,12 @@ PASSES=${PASSES:-1}
 # Eight-CTA clusters (4x2, 2x4), a command of their own per class: the tiles they won on in their
 # first runs (docs/PERFORMANCE.md; dp / dp-persistent, one splitk:2) and, in the large class,
 # dp-persistent on the wide tiles.
-OCT_SMALL_TILES=64x64,64x80,64x96,64x128,128x64,128x96,128x112,128x128
+OCT_SMALL_TILES=48x64,64x48,64x64,64x80,80x64,64x96,64x128,128x64,128x96,128x112,128x128
 # The narrow tiles (and 64x64) in pairs and lines of four (4x1 / 1x4: 3-17 % on the small shapes
-# they won, docs/PERFORMANCE.md), a command of their own in the small class (heldout-small-narrow-*).
-NARROW_TILES=16x64,16x128,32x64,32x128,64x16,64x32,64x64
+# they won, docs/PERFORMANCE.md), and cuBLAS's deep-K tiles 64x48 / 80x64 and their transposes in
+# pairs (up to 7 % on deep-K shapes), a command of their own in the small class
+# (heldout-small-narrow-*; a tile x cluster the kernels lack is refused in a row).
+NARROW_TILES=16x64,16x128,32x64,32x128,64x16,64x32,64x64,48x64,64x48,80x64
 OCT_LARGE_TILES=64x128,128x96,128x112,128x128,128x160,128x192,128x224,128x256,192x192,256x128
 limit=()
 [[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
