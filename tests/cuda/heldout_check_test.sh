@@ -4,7 +4,8 @@
 # class split the held-out list; PASSES=2 runs the small class's four commands twice, the second
 # pass into -p2 files with the next shuffle seed; the large class re-times cuBLAS beside each
 # config past 0.5 ms; each class runs the eight-CTA clusters in a command of its own, the small
-# class the narrow tiles' pairs and lines of four in another.
+# class the narrow tiles' pairs and lines of four in another; both small-class commands run cuBLAS's
+# deep-K tiles (64x48, 80x64).
 set -uo pipefail
 script="$1"
 shapes="$2"
@@ -40,6 +41,10 @@ grep -q -- "--cluster 4x2,2x4 .*--shuffle 20261205 .*heldout-small-oct-132-p2.cs
   fail "the second pass's eight-CTA clusters"
 grep -q -- "--tile 16x64,.*--cluster 2x1,1x2,4x1,1x4 .*--shuffle 20261205 .*heldout-small-narrow-132-p2.csv" \
   "$CALLS" || fail "the second pass's narrow tiles in pairs and lines of four"
+grep -q -- "--tile [^ ]*64x48,[^ ]*80x64,[^ ]* --cluster 4x2,2x4 .*heldout-small-oct-132.csv" "$CALLS" ||
+  fail "the small class's eight-CTA command: cuBLAS's deep-K tiles 64x48 / 80x64"
+grep -q -- "--tile [^ ]*,64x48,80x64 --cluster 2x1,1x2,4x1,1x4 .*heldout-small-narrow-132.csv" "$CALLS" ||
+  fail "the pairs command: cuBLAS's deep-K tiles 64x48 / 80x64"
 grep -q -- "--cluster 4x2,2x4 .*--cublas-each-above 0.5 .*heldout-large-oct-132.csv" "$CALLS" ||
   fail "large class: eight-CTA clusters with cuBLAS beside"
 small=$(grep -c '^[0-9]' "$tmp/out/heldout-small-shapes.csv")
