@@ -28,8 +28,8 @@ SEED=20261204  # --shuffle of the first pass; pass P draws from SEED + P - 1
 # PASS2...; one pass of it moves its figure by about 2.5 %, docs/PERFORMANCE.md).
 PASSES=${PASSES:-1}
 # Eight-CTA clusters (4x2, 2x4), a command of their own per class: the tiles they won on in their
-# first runs (docs/PERFORMANCE.md; dp / dp-persistent, one splitk:2) and, in the large class,
-# dp-persistent on the wide tiles.
+# first runs (docs/PERFORMANCE.md; dp / dp-persistent, one splitk:2) with cuBLAS's deep-K tiles
+# 64x48 / 80x64 and their transposes, and, in the large class, dp-persistent on the wide tiles.
 OCT_SMALL_TILES=48x64,64x48,64x64,64x80,80x64,64x96,64x128,128x64,128x96,128x112,128x128
 # The narrow tiles (and 64x64) in pairs and lines of four (4x1 / 1x4: 3-17 % on the small shapes
 # they won, docs/PERFORMANCE.md), and cuBLAS's deep-K tiles 64x48 / 80x64 and their transposes in
