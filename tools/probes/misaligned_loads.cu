@@ -3,14 +3,14 @@
 // same rows padded to 8 (what the staged path reads). Methods: tma (padded rows), cp4 (4-byte
 // cp.async, K even), ldg (16-byte loads of the aligned chunks around each row piece, shifted in
 // registers; any K), cp16 (16-byte cp.async of those chunks into raw row buffers kRawDepth tiles
-// ahead, then shifted shared to shared: few registers, any K), classes (TMA on the original rows:
-// rows r = c mod 8 are 8K elements apart, a 16-byte multiple, so each residue class c is a tensor
-// map of its own, based on the 16-byte boundary below row c and read from K offset (cK mod 8);
-// each operand tile holds its 8 classes' boxes one after another, rows permuted). Consumers only
-// wait, fence and release (no MMA): the rate is the load path's bound. Every method's stages are
-// first checked element by element (CTA 0, every k-tile). Build (repository root): nvcc -std=c++17
-// -O3 -arch=sm_90a -I. -o ml
-//   tools/probes/misaligned_loads.cu cuda/tensor_map.cpp
+// ahead, then shifted shared to shared: few registers, any K), classes16 / classes8 (TMA on the
+// original rows: rows r = c mod 8 are 8K elements apart, a 16-byte multiple, so each residue class
+// c is a tensor map of its own, based on the 16-byte boundary at or below row c and read from K
+// offset cK mod 8; each group of 8 x 16 or 8 x 8 rows holds its 8 classes' boxes one after
+// another, rows permuted). Consumers only wait, fence and release (no MMA): the rate is the load
+// path's bound. Every method's stages are first checked element by element (CTA 0, every k-tile).
+// Build (repository root): nvcc -std=c++17 -O3 -arch=sm_90a -I. -o ml
+//   tools/probes/misaligned_loads.cu cuda/tensor_map.cpp -lcuda
 // Run: ./ml [K ...] > misaligned-loads.csv   (default K: 4096 4104 4100 4099 4097)
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -60,20 +60,26 @@ constexpr int kPasses = 4;         // each CTA walks its rows' k-tiles this ofte
 constexpr int kWarmup = 2;
 constexpr int kReps = 10;
 
-enum class Method { kTma, kCp4, kLdg, kCp16, kClasses };
+enum class Method { kTma, kCp4, kLdg, kCp16, kClasses16, kClasses8 };
 const char* method_name(Method m) {
-  return m == Method::kTma    ? "tma"
-         : m == Method::kCp4  ? "cp4"
-         : m == Method::kLdg  ? "ldg"
-         : m == Method::kCp16 ? "cp16"
-                              : "classes";
+  return m == Method::kTma         ? "tma"
+         : m == Method::kCp4       ? "cp4"
+         : m == Method::kLdg       ? "ldg"
+         : m == Method::kCp16      ? "cp16"
+         : m == Method::kClasses16 ? "classes16"
+                                   : "classes8";
 }
 // classes: rows of one residue class mod kRowClasses are a 16-byte multiple apart for any K.
 constexpr int kRowClasses = 8;
-// A stage holds a 128x128 tile's A and B: two operand tiles of kOperandRows, each as the kernels
-// would load it, class by class (16 boxes of kClassRows a stage).
-constexpr int kOperandRows = kRowsPerStage / 2;
-constexpr int kClassRows = kOperandRows / kRowClasses;
+// classes16 / classes8: each operand tile (a stage holds a 128x128 tile's A and B) in groups of
+// 8 x class_box_rows rows, each group as 8 boxes of class_box_rows rows, one per residue class:
+// 16 boxes of 16 rows a stage, or 32 of 8 (an m64 block's rows or a 64-column store box's).
+__host__ __device__ constexpr bool is_classes(Method m) {
+  return m == Method::kClasses16 || m == Method::kClasses8;
+}
+__host__ __device__ constexpr int class_box_rows(Method m) {
+  return m == Method::kClasses16 ? 16 : 8;
+}
 __host__ __device__ constexpr int ring_stages(Method m) {
   return m == Method::kCp16 ? kCp16Stages : kStages;
 }
@@ -89,7 +95,8 @@ struct Args {
   uint32_t* sink;   // keeps the consumers' reads
   CUtensorMap map;  // tma: the padded rows, box kTileK x kRowsPerStage, 128B swizzle
   // classes: class c's rows (c, c + 8, ...) from the 16-byte boundary at or below row c's start,
-  // box kTileK x kClassRows, read from K offset class_shift[c] (its row start past the boundary).
+  // box kTileK x class_box_rows, read from K offset class_shift[c] (its row start past the
+  // boundary).
   CUtensorMap class_map[kRowClasses];
   int32_t class_shift[kRowClasses];
 };
@@ -97,10 +104,9 @@ struct Args {
 // Stage row of global row `row` (relative to the stage's first) under `m`: classes stacks the
 // residue classes' boxes.
 __host__ __device__ constexpr int stage_row(Method m, int row) {
-  return m != Method::kClasses
-             ? row
-             : row / kOperandRows * kOperandRows + row % kOperandRows % kRowClasses * kClassRows +
-                   row % kOperandRows / kRowClasses;
+  if (!is_classes(m)) return row;
+  const int box = class_box_rows(m), group = kRowClasses * box;
+  return row / group * group + row % group % kRowClasses * box + row % group / kRowClasses;
 }
 
 // Byte offset of chunk `chunk` of row `row` in a 128B-swizzled stage.
@@ -273,14 +279,15 @@ __device__ void produce(const Args& p, uint32_t stages, uint32_t full, uint32_t 
         ptx::mbar_arrive_expect_tx(bar, kStageBytes);
         ptx::tma_load_2d(stage, &p.map, bar, static_cast<int32_t>(k0), static_cast<int32_t>(row0));
       }
-    } else if constexpr (kMethod == Method::kClasses) {
+    } else if constexpr (is_classes(kMethod)) {
+      constexpr int kBox = class_box_rows(kMethod), kGroup = kRowClasses * kBox;
       if (threadIdx.x == 0) {
         ptx::mbar_arrive_expect_tx(bar, kStageBytes);
-        for (int h = 0; h < kRowsPerStage / kOperandRows; ++h)
+        for (int g = 0; g < kRowsPerStage / kGroup; ++g)
           for (int c = 0; c < kRowClasses; ++c)
-            ptx::tma_load_2d(stage + (h * kOperandRows + c * kClassRows) * kRowBytes,
-                             &p.class_map[c], bar, static_cast<int32_t>(k0) + p.class_shift[c],
-                             static_cast<int32_t>((row0 + h * kOperandRows) / kRowClasses));
+            ptx::tma_load_2d(stage + (g * kGroup + c * kBox) * kRowBytes, &p.class_map[c], bar,
+                             static_cast<int32_t>(k0) + p.class_shift[c],
+                             static_cast<int32_t>((row0 + g * kGroup) / kRowClasses));
       }
     } else if constexpr (kMethod == Method::kCp4) {
       fill_cp4(p, stage, row0, k0);
@@ -330,7 +337,7 @@ __global__ void __launch_bounds__(kProducerThreads + kConsumerThreads)
   if (threadIdx.x == 0) {
     for (int s = 0; s < kRing; ++s) {
       ptx::mbar_init(full + s * kBarBytes,
-                     kMethod == Method::kTma || kMethod == Method::kClasses ? 1 : kProducerThreads);
+                     kMethod == Method::kTma || is_classes(kMethod) ? 1 : kProducerThreads);
       ptx::mbar_init(empty + s * kBarBytes, kConsumerWarps);
     }
     ptx::fence_mbar_init();
@@ -358,7 +365,8 @@ void launch(Method m, const Args& p, int grid) {
   if (m == Method::kCp4) fill_ring<Method::kCp4><<<grid, block, smem_bytes(m)>>>(p);
   if (m == Method::kLdg) fill_ring<Method::kLdg><<<grid, block, smem_bytes(m)>>>(p);
   if (m == Method::kCp16) fill_ring<Method::kCp16><<<grid, block, smem_bytes(m)>>>(p);
-  if (m == Method::kClasses) fill_ring<Method::kClasses><<<grid, block, smem_bytes(m)>>>(p);
+  if (m == Method::kClasses16) fill_ring<Method::kClasses16><<<grid, block, smem_bytes(m)>>>(p);
+  if (m == Method::kClasses8) fill_ring<Method::kClasses8><<<grid, block, smem_bytes(m)>>>(p);
   check(cudaGetLastError(), "launch");
 }
 
@@ -412,15 +420,15 @@ float median_us(Method m, const Args& p, int grid) {
 // classes' maps: class c holds rows c, c + 8, ... of `rows` (kMatrixRows x k, 16-byte aligned),
 // 8k elements apart; its map starts at the 16-byte boundary at or below row c and spans each row's
 // shift + k elements, so the shift's elements (the row before's tail) are never read.
-void encode_classes(const uint16_t* rows, int64_t k, Args& p) {
+void encode_classes(Method m, const uint16_t* rows, int64_t k, Args& p) {
   constexpr int64_t kChunkElements = kChunkBytes / 2;
   for (int c = 0; c < kRowClasses; ++c) {
     const int64_t start = c * k, shift = start % kChunkElements;
     const int64_t class_rows = (kMatrixRows - c + kRowClasses - 1) / kRowClasses;
     p.class_shift[c] = static_cast<int32_t>(shift);
-    p.class_map[c] =
-        lw::cuda::encode_operand_map(rows + start - shift, class_rows, k + shift, kRowClasses * k,
-                                     kClassRows, kTileK, lw::cuda::kMisalignedRowL2PromotionBytes);
+    p.class_map[c] = lw::cuda::encode_operand_map(rows + start - shift, class_rows, k + shift,
+                                                  kRowClasses * k, class_box_rows(m), kTileK,
+                                                  lw::cuda::kMisalignedRowL2PromotionBytes);
   }
 }
 
@@ -437,7 +445,8 @@ void run_k(int64_t k, const cudaDeviceProp& prop, uint32_t* sink) {
   check(cudaMemcpy2D(padded, pitch8 * 2, rows, k * 2, k * 2, kMatrixRows, cudaMemcpyDeviceToDevice),
         "copy padded");
   const int64_t k_tiles = (k + kTileK - 1) / kTileK;
-  for (Method m : {Method::kTma, Method::kClasses, Method::kCp4, Method::kLdg, Method::kCp16}) {
+  for (Method m : {Method::kTma, Method::kClasses16, Method::kClasses8, Method::kCp4, Method::kLdg,
+                   Method::kCp16}) {
     if (m == Method::kCp4 && k % 2 != 0) continue;  // 4-byte copies need even rows
     Args p{m == Method::kTma ? padded : rows,
            kMatrixRows,
@@ -450,7 +459,7 @@ void run_k(int64_t k, const cudaDeviceProp& prop, uint32_t* sink) {
     if (m == Method::kTma)
       p.map = lw::cuda::encode_operand_map(padded, kMatrixRows, k, pitch8, kRowsPerStage, kTileK,
                                            lw::cuda::kMisalignedRowL2PromotionBytes);
-    if (m == Method::kClasses) encode_classes(rows, k, p);
+    if (is_classes(m)) encode_classes(m, rows, k, p);
     const int64_t bad = verify(m, p, host);
     const float us = median_us(m, p, prop.multiProcessorCount);
     const double bytes =
@@ -487,7 +496,8 @@ int main(int argc, char** argv) {
     allow(fill_ring<Method::kCp4>, Method::kCp4);
     allow(fill_ring<Method::kLdg>, Method::kLdg);
     allow(fill_ring<Method::kCp16>, Method::kCp16);
-    allow(fill_ring<Method::kClasses>, Method::kClasses);
+    allow(fill_ring<Method::kClasses16>, Method::kClasses16);
+    allow(fill_ring<Method::kClasses8>, Method::kClasses8);
     uint32_t* sink = nullptr;
     check(cudaMalloc(&sink, sizeof(uint32_t)), "cudaMalloc sink");
     std::printf(
