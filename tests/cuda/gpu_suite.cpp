@@ -371,6 +371,82 @@ TEST_CASE("operands whose base is not 16-byte aligned are staged on every wgmma 
   cudaFree(b);
 }
 
+// Whether a launch of `plan` with row classes allowed reads them (GemmLauncher::set_row_classes):
+// wgmma, rows TMA cannot read as one map, a tile that takes them, a 16-byte-row bf16 C (N % 8 ==
+// 0, cudaMalloc'd), no separate reduction.
+bool expect_row_classes(const Variant& v, const Plan& plan) {
+  return v.mainloop == cuda::Mainloop::Wgmma && plan.problem.k % kTmaElemAlign != 0 &&
+         tile_reads_row_classes(v.tile) && plan.problem.n % kTmaElemAlign == 0 &&
+         !plan.separate_reduction;
+}
+
+// Row-class reads (ladder step 18) against the staged copy on one plan: both within tolerance of
+// FP64, bit for bit the same under the deterministic reduction (the same k-tiles summed in the
+// same order; only the rows' places in shared memory differ). Returns the configurations checked.
+int check_row_classes(Case& cs, const Plan& plan, const Variant& v, Reduction red) {
+  const Problem& p = cs.p;
+  cuda::GemmLauncher staged(plan, sms_of_device(), cuda::OutType::BF16, false, v.mainloop);
+  bench::poison(cs.c, p.m * p.n, 2, nullptr);
+  staged.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
+  CHECK(!staged.last_row_classes());
+  const std::vector<uint16_t> copy = Case::host16(cs.c, p.m * p.n);
+  cuda::GemmLauncher classes(plan, sms_of_device(), cuda::OutType::BF16, false, v.mainloop);
+  classes.set_row_classes(true);
+  bench::poison(cs.c, p.m * p.n, 2, nullptr);
+  classes.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
+  check_cuda(cudaDeviceSynchronize(), "row classes");
+  CHECK(classes.last_row_classes() == expect_row_classes(v, plan));
+  CHECK(classes.last_staged() == !classes.last_row_classes());
+  const std::vector<uint16_t> got = Case::host16(cs.c, p.m * p.n);
+  CHECK(bench::rel_frobenius_bf16(got, cs.ref) < kBf16Tolerance);
+  if (red == Reduction::Deterministic) CHECK(got == copy);
+  return 1;
+}
+
+// Ragged shapes of K % 8 != 0 (each residue of K mod 8 but 0; M and N off the 64-row groups and
+// N % 8 != 0 too, where C's rows keep the copy) on every variant.
+const std::vector<Problem>& row_class_shapes() {
+  static const std::vector<Problem> s = {
+      {127, 136, 63},  {300, 168, 1001}, {70, 200, 203},  {1, 256, 1003}, {640, 384, 3005},
+      {33, 1000, 522}, {129, 257, 41},   {200, 72, 4100}, {96, 520, 7},   {1000, 1104, 4099}};
+  return s;
+}
+
+TEST_CASE("rows of K % 8 != 0 through row-class maps equal the staged copy on every config") {
+  int checked = 0;
+  for (const Problem& p : row_class_shapes()) {
+    Case cs(p);
+    for (const auto& name : schedules())
+      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
+        for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}})
+          for (const Variant& v : variants()) {
+            if (v.mainloop != cuda::Mainloop::Wgmma || !tile_reads_row_classes(v.tile)) continue;
+            CAPTURE(v.name());
+            CAPTURE(p.m);
+            CAPTURE(p.n);
+            CAPTURE(p.k);
+            CAPTURE(name);
+            CAPTURE(std::string(red_name(red)));
+            CAPTURE(sms);
+            checked += check_row_classes(cs, make(name, p, sms, red, v).plan, v, red);
+          }
+  }
+  MESSAGE("row-class configurations checked: " << checked);
+}
+
+TEST_CASE("sanitize: row-class reads, one small ragged problem per decomposition") {
+  const Problem p{70, 136, 203};
+  Case cs(p);
+  for (const auto& name : schedules())
+    for (const Variant& v : sanitize_variants()) {
+      if (!suite_keeps(v.tile) || !tile_reads_row_classes(v.tile)) continue;
+      CAPTURE(name);
+      CAPTURE(v.name());
+      check_row_classes(cs, make(name, p, kSmallSms, Reduction::Deterministic, v).plan, v,
+                        Reduction::Deterministic);
+    }
+}
+
 // C as a view `offset` elements into a poisoned buffer: runs `plan` and returns the relative
 // error against FP64; CHECKs that every element of the buffer outside C is still poison.
 double run_c_view(const Case& cs, const Plan& plan, cuda::OutType out, cuda::Mainloop ml,
