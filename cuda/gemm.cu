@@ -324,8 +324,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   // Rows TMA cannot read as one map (K % 8 != 0 or bases not 16-byte aligned) are read through
   // row-class maps where allowed and the tile and C can take them, else from a staged copy.
   const bool unaligned_rows = mainloop_ == Mainloop::Wgmma && !p.vector_loads;
-  const bool classes =
-      unaligned_rows && row_classes_ && plan_reads_row_classes(plan_) && p.c_vectors;
+  const bool classes = unaligned_rows && row_classes_ && tile_reads_row_classes(plan_.tile) &&
+                       p.c_vectors && !plan_.separate_reduction;
   const bool staged = unaligned_rows && !classes;
   last_staged_ = staged;
   last_row_classes_ = classes;

@@ -152,14 +152,6 @@ inline constexpr int64_t kRowClassGroup = 64;
 constexpr bool tile_reads_row_classes(const TileShape& t) {
   return !wgmma_swapped(t) && t.n % (kRowClassGroup * wgmma_consumers_along_n(t.m)) == 0;
 }
-// A plan whose K % 8 != 0 rows a launch reads through row-class maps when allowed
-// (GemmLauncher::set_row_classes): a tile that takes them, C rows of whole 16 bytes (N % 8 == 0;
-// the launch also asks for a 16-byte-aligned C base) and no separate reduction (its kernel stores
-// from registers in the tile's own order).
-constexpr bool plan_reads_row_classes(const Plan& p) {
-  return p.problem.k % kTmaRowAlignElems != 0 && tile_reads_row_classes(p.tile) &&
-         p.problem.n % kTmaRowAlignElems == 0 && !p.separate_reduction;
-}
 // The padded row length (elements) of a staged operand of depth k.
 constexpr int64_t staged_row_pitch(int64_t k) {
   return (k + kTmaRowAlignElems - 1) / kTmaRowAlignElems * kTmaRowAlignElems;

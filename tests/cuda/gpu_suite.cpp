@@ -372,8 +372,8 @@ TEST_CASE("operands whose base is not 16-byte aligned are staged on every wgmma 
 }
 
 // Whether a launch of `plan` with row classes allowed reads them (GemmLauncher::set_row_classes):
-// wgmma, rows of K % 8 != 0 on a tile that takes them, a 16-byte-row bf16 C (N % 8 == 0,
-// cudaMalloc'd), no separate reduction — spelled out here, not plan_reads_row_classes.
+// wgmma, rows TMA cannot read as one map, a tile that takes them, a 16-byte-row bf16 C (N % 8 ==
+// 0, cudaMalloc'd), no separate reduction.
 bool expect_row_classes(const Variant& v, const Plan& plan) {
   return v.mainloop == cuda::Mainloop::Wgmma && plan.problem.k % kTmaElemAlign != 0 &&
          tile_reads_row_classes(v.tile) && plan.problem.n % kTmaElemAlign == 0 &&

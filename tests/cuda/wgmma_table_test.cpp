@@ -165,36 +165,3 @@ TEST_CASE("a Final owner's reduction batch: the slots beside its accumulator wit
   }
   CHECK(lw::final_reduce_batch(4, 2) == 2);  // never more than the group awaited
 }
-
-TEST_CASE("row-class reads: the unswapped tiles whose consumer blocks are whole 64-column groups") {
-  // By hand from the tile list: 64-row tiles split the width between the two consumers (so 128
-  // and 256 columns), 128/256-row tiles split the rows (any multiple of 64 columns); 192x192
-  // splits the width into 96s; swapped tiles (16..48, 80 rows) never.
-  constexpr TileShape kRowClassTiles[] = {{128, 64, 64},  {64, 128, 64},  {64, 256, 64},
-                                          {128, 128, 64}, {128, 192, 64}, {128, 256, 64},
-                                          {256, 128, 64}};
-  int found = 0;
-  for (const TileShape& t : lw::kKernelTiles) {
-    bool listed = false;
-    for (const TileShape& r : kRowClassTiles) listed = listed || lw::same_tile(r, t);
-    CAPTURE(t.m);
-    CAPTURE(t.n);
-    CHECK(lw::tile_reads_row_classes(t) == listed);
-    found += listed;
-  }
-  CHECK(found == 7);
-  lw::Plan plan;
-  plan.tile = {128, 128, 64};
-  plan.problem = {100, 64, 1001};
-  CHECK(lw::plan_reads_row_classes(plan));
-  plan.problem.k = 1000;  // K % 8 == 0: the operands' own maps
-  CHECK(!lw::plan_reads_row_classes(plan));
-  plan.problem = {100, 60, 1001};  // C rows of 120 bytes: the staged copy
-  CHECK(!lw::plan_reads_row_classes(plan));
-  plan.problem.n = 64;
-  plan.separate_reduction = true;  // the reduction kernel stores in the tile's own order
-  CHECK(!lw::plan_reads_row_classes(plan));
-  plan.separate_reduction = false;
-  plan.tile = {80, 64, 64};  // swapped
-  CHECK(!lw::plan_reads_row_classes(plan));
-}
