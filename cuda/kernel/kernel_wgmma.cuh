@@ -42,9 +42,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     RingPos<Cfg> pos;
     auto boxes = warp_store_boxes<Cfg, L>(ring.staging);
     [[maybe_unused]] GroupBoxes<Cfg, L> group_boxes(ring.staging);  // row-class launches
-    if constexpr (Cfg::kReadsRowClasses) {
-      if (p.classes != nullptr) ptx::fence_tensor_map_acquire(&p.classes->c);
-    }
     int32_t n = 0;
     const int consumer = wg - 1;
     Turns turns;

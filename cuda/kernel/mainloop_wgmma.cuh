@@ -201,8 +201,6 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
                                         const OperandClassMaps* classes, const Ring<Cfg>& ring) {
   if (classes != nullptr) {
     for (int c = 0; c < kRowClasses; ++c) {
-      ptx::fence_tensor_map_acquire(&classes->a.map[c]);
-      ptx::fence_tensor_map_acquire(&classes->b.map[c]);
       ptx::prefetch_tensor_map(&classes->a.map[c]);
       ptx::prefetch_tensor_map(&classes->b.map[c]);
     }
