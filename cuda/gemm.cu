@@ -251,7 +251,6 @@ void GemmLauncher::allocate_staging() {
 }
 
 GemmLauncher::~GemmLauncher() {
-  cudaFree(classes_);
   cudaFree(staged_a_);
   cudaFree(staged_b_);
   cudaFree(workspace_);
@@ -264,32 +263,6 @@ void GemmLauncher::set_l2_promotion(int bytes) {
   require_l2_promotion(bytes);
   l2_promotion_bytes_ = bytes;
   map_a_ptr_ = map_b_ptr_ = nullptr;  // the cached operand maps are re-encoded
-  classes_a_ptr_ = classes_b_ptr_ = nullptr;
-}
-
-const OperandClassMaps* GemmLauncher::row_class_maps(const Operands& ops, cudaStream_t stream) {
-  if (classes_ == nullptr) {
-    check_cuda(cudaMalloc(&classes_, sizeof(OperandClassMaps)), "row-class maps");
-  }
-  if (ops.a != classes_a_ptr_ || ops.b != classes_b_ptr_ || ops.c != classes_c_ptr_) {
-    constexpr auto kBoxRows = static_cast<uint32_t>(kClassBoxRows);
-    constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
-    constexpr auto kGroup = static_cast<uint32_t>(kClassGroupRows);
-    OperandClassMaps host{};
-    host.a = encode_row_class_maps(ops.a, plan_.problem.m, plan_.problem.k, kBoxRows, kBoxK,
-                                   l2_promotion_bytes_);
-    host.b = encode_row_class_maps(ops.b, plan_.problem.n, plan_.problem.k, kBoxRows, kBoxK,
-                                   l2_promotion_bytes_);
-    host.c = encode_output_map(ops.c, plan_.problem.m, plan_.problem.n, kGroup, kGroup);
-    // Stream-ordered after earlier launches that read the old maps; from pageable memory the call
-    // returns once `host` has been read.
-    check_cuda(cudaMemcpyAsync(classes_, &host, sizeof(host), cudaMemcpyHostToDevice, stream),
-               "row-class maps copy");
-    classes_a_ptr_ = ops.a;
-    classes_b_ptr_ = ops.b;
-    classes_c_ptr_ = ops.c;
-  }
-  return classes_;
 }
 
 void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
@@ -321,14 +294,9 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   const bool tma_store_ok = wgmma_swapped(plan_.tile) || p.c_vectors;
   const bool whole = whole_ && tma_store_ok;
   const bool pingpong = pingpong_ && tma_store_ok;
-  // Rows TMA cannot read as one map (K % 8 != 0 or bases not 16-byte aligned) are read through
-  // row-class maps where allowed and the tile and C can take them, else from a staged copy.
-  const bool unaligned_rows = mainloop_ == Mainloop::Wgmma && !p.vector_loads;
-  const bool classes = unaligned_rows && row_classes_ && tile_reads_row_classes(plan_.tile) &&
-                       p.c_vectors && !plan_.separate_reduction;
-  const bool staged = unaligned_rows && !classes;
+  // Rows TMA cannot read (K % 8 != 0 or bases not 16-byte aligned) are read from a staged copy.
+  const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads;
   last_staged_ = staged;
-  last_row_classes_ = classes;
   const WgmmaEntry* wg =
       mainloop_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile, plan_.cluster) : nullptr;
   if (wg != nullptr) {
@@ -343,9 +311,7 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       a = staged_a_;
       b = staged_b_;
     }
-    if (classes) {
-      p.classes = row_class_maps(ops, stream);
-    } else if (a != map_a_ptr_ || b != map_b_ptr_) {
+    if (a != map_a_ptr_ || b != map_b_ptr_) {
       constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
       map_a_ = encode_operand_map(a, plan_.problem.m, plan_.problem.k, pitch, wg->slice_rows_a,
                                   kBoxK, l2_promotion_bytes_);
@@ -366,8 +332,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       map_c_ptr_ = ops.c;
     }
     TmaMaps maps;
-    maps.a = classes ? CUtensorMap{} : map_a_;  // a row-class launch reads p.classes instead
-    maps.b = classes ? CUtensorMap{} : map_b_;
+    maps.a = map_a_;
+    maps.b = map_b_;
     maps.c = p.c_vectors ? map_c_ : CUtensorMap{};
     maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);

@@ -77,11 +77,6 @@ class GemmLauncher {
   // Whether the last launch read staged copies of A and B (wgmma rows TMA cannot read: K % 8 != 0
   // or bases not 16-byte aligned; stage_rows.hpp).
   bool last_staged() const { return last_staged_; }
-  // Whether later launches may read such rows through row-class maps instead (ladder step 18,
-  // cuda/kernel/row_classes.hpp: tiles of tile_reads_row_classes, a TMA-stored bf16 C, no separate
-  // reduction); default off until measured. last_row_classes(): the last launch did.
-  void set_row_classes(bool allowed) { row_classes_ = allowed; }
-  bool last_row_classes() const { return last_row_classes_; }
   // Whether wgmma launches run the ping-pong form (plan_runs_pingpong: the plan's tile, whole-tile
   // segments, its CTAs' most segments, its k-tiles, C's rows); a launch whose C base is not
   // 16-byte aligned or whose C is fp32 runs the cooperative form (the ping-pong form stores
@@ -97,8 +92,6 @@ class GemmLauncher {
   bool traced_;
   Mainloop mainloop_;
   bool last_staged_ = false;
-  bool row_classes_ = false;
-  bool last_row_classes_ = false;
   LaunchShape shape_;
   bool whole_ = false;  // plan_walks_whole_tiles
   bool pingpong_ = false;
@@ -117,12 +110,6 @@ class GemmLauncher {
   CUtensorMap map_b_{};
   CUtensorMap map_c_{};
   CUtensorMap map_c_tail_{};
-  OperandClassMaps* classes_ = nullptr;  // device copy of the row-class maps (once)
-  const void* classes_a_ptr_ = nullptr;  // operands and C the device copy describes
-  const void* classes_b_ptr_ = nullptr;
-  const void* classes_c_ptr_ = nullptr;
-  // The row-class maps of these operands in classes_ (encoded and copied when they change).
-  const OperandClassMaps* row_class_maps(const Operands& ops, cudaStream_t stream);
 };
 
 // How many CTAs (and clusters) of one kernel instantiation can be resident.

@@ -87,27 +87,6 @@ CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_
                          CU_TENSOR_MAP_SWIZZLE_128B, promotion_of(l2_promotion_bytes));
 }
 
-RowClassMaps encode_row_class_maps(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                                   uint32_t box_k, int l2_promotion_bytes) {
-  constexpr uintptr_t kAlignBytes = kTmaRowAlignElems * kBf16Bytes;
-  const auto at = reinterpret_cast<uintptr_t>(base);
-  if (at % kBf16Bytes != 0) throw std::invalid_argument("row-class maps: a base off 2 bytes");
-  RowClassMaps maps{};
-  for (int c = 0; c < kRowClasses; ++c) {
-    // A class without rows (fewer than 8) reads row 0's k elements from the boundary at or below
-    // it: within the allocation, and feeding only output rows past the matrix, never stored.
-    const bool empty = rows <= c;
-    const uintptr_t start = at + (empty ? 0 : static_cast<uintptr_t>(c * k * kBf16Bytes));
-    const uintptr_t aligned = start / kAlignBytes * kAlignBytes;
-    const auto shift = empty ? 0 : static_cast<int64_t>((start - aligned) / kBf16Bytes);
-    const int64_t class_rows = empty ? 1 : (rows - c + kRowClasses - 1) / kRowClasses;
-    maps.shift[c] = static_cast<int32_t>(shift);
-    maps.map[c] = encode_operand_map(reinterpret_cast<const void*>(aligned), class_rows, k + shift,
-                                     kRowClasses * k, box_rows, box_k, l2_promotion_bytes);
-  }
-  return maps;
-}
-
 CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
                               uint32_t box_cols) {
   constexpr uint32_t kSwizzleBytes = 128;

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 
-#include "cuda/kernel/row_classes.hpp"
 #include "sim/decomp/types.hpp"
 
 namespace lw::cuda {
@@ -37,12 +36,6 @@ void require_l2_promotion(int bytes);
 // std::runtime_error when the driver lacks the entry point or rejects the map.
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
                                uint32_t box_rows, uint32_t box_k, int l2_promotion_bytes);
-
-// The row-class maps (cuda/kernel/row_classes.hpp) of a row-major `rows` x `k` bf16 matrix at
-// `base` (2-byte aligned; any k), boxes of `box_k` x `box_rows` with 128-byte swizzle, elements
-// past k or past the last row read as zero. Throws like encode_operand_map.
-RowClassMaps encode_row_class_maps(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                                   uint32_t box_k, int l2_promotion_bytes);
 
 // 2-D bf16 map of a row-major `rows` x `cols` output (cols % 8 == 0, `base` 16-byte aligned) for
 // TMA stores of `box_rows` x `box_cols` boxes: 128-byte swizzle when a box row is 128 bytes, else

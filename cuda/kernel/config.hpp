@@ -109,8 +109,6 @@ struct WgmmaConfig {
   static_assert(kSmemBytes == kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes,
                 "the layout make_ring carves");
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
-  // K % 8 != 0 through row-class maps (row_classes.hpp) where the launcher passes them.
-  static constexpr bool kReadsRowClasses = tile_reads_row_classes(TileShape{kM, kN, cuda::kTileK});
   // Register split (setmaxnreg): the producer warpgroup gives registers to the consumers.
   static constexpr int kProducerRegs = 40;
   static constexpr int kConsumerRegs = 232;
@@ -131,9 +129,6 @@ struct WgmmaConfig {
                 "a warp's rows of an m64 block are one store box");
   static_assert(kEpilogueBoxBytes % kAlign == 0, "store boxes stay swizzle-aligned");
   static_assert(kTailCols % 8 == 0, "a tail box is whole 16-byte rows");
-  static_assert(!kReadsRowClasses ||
-                    (kWgCols % kRowClassGroup == 0 && kTileM % kRowClassGroup == 0),
-                "row-class groups: whole m64 blocks and 64-column store boxes");
   static_assert(kStageBytes == wgmma_stage_bytes(TileShape{kM, kN, kTileK}), "A + B of a k-tile");
   static_assert(kProducerRegs * kWarpgroupThreads + kConsumerRegs * kConsumerThreads <= 65536,
                 "register file of one SM");

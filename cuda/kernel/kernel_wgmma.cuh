@@ -6,7 +6,6 @@
 // through the TMA without waiting for the stores (a swapped tile's transpose from registers).
 // setmaxnreg moves registers from producer to consumers.
 #pragma once
-#include "cuda/kernel/epilogue_classes.cuh"
 #include "cuda/kernel/epilogue_staged.cuh"
 #include "cuda/kernel/epilogue_tma.cuh"
 #include "cuda/kernel/kernel.cuh"
@@ -33,7 +32,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) produce<Cfg>(plan, maps, p.classes, ring);
+    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring);
   } else {
     ptx::regs_alloc<Cfg::kConsumerRegs>();
     CtaWalk w;
@@ -41,7 +40,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     Segment s;
     RingPos<Cfg> pos;
     auto boxes = warp_store_boxes<Cfg, L>(ring.staging);
-    [[maybe_unused]] GroupBoxes<Cfg, L> group_boxes(ring.staging);  // row-class launches
     int32_t n = 0;
     const int consumer = wg - 1;
     Turns turns;
@@ -65,12 +63,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             if constexpr (Cfg::kSwapped) {
               epilogue<L>(p, tm, tn, acc);  // the transpose, from registers
             } else if (Cfg::kWholeTiles || p.c_vectors) {
-              if constexpr (Cfg::kReadsRowClasses) {
-                if (p.classes != nullptr) {  // the operands' rows arrived permuted
-                  epilogue_classes<Cfg, L>(&p.classes->c, tm, tn, acc, group_boxes, p.m, p.n);
-                  return;
-                }
-              }
               epilogue_tma<Cfg, L>(&maps.c, &maps.c_tail, tm, tn, acc, boxes, p.m, p.n);
             } else {
               epilogue_staged<Cfg, L>(p, tm, tn, acc, boxes);  // C the TMA cannot store

@@ -11,7 +11,6 @@
 #include "cuda/kernel/ptx.cuh"
 #include "cuda/kernel/ptx_hopper.cuh"
 #include "cuda/kernel/ptx_wgmma.cuh"
-#include "cuda/kernel/row_classes.hpp"
 #include "sim/decomp/walk.hpp"
 
 namespace lw::cuda {
@@ -158,31 +157,6 @@ __device__ __forceinline__ void load_slice(uint32_t dst, const CUtensorMap* map,
   }
 }
 
-// Row-class form of load_slice: the operand tile's kRows rows (from `row`, a multiple of
-// kClassGroupRows) as kRows / kClassBoxRows class boxes, box q holding rows row + g * 64 + c + 8i
-// of group g = q / 8, class c = q % 8 at tile row g * 64 + c * 8 + i; in a cluster of kSharers
-// CTAs sharing the operand this one loads boxes slice, slice + kSharers, ... and multicasts them.
-template <int kRows, int kSharers>
-__device__ __forceinline__ void load_class_boxes(uint32_t dst, const RowClassMaps& maps,
-                                                 uint32_t bar, int32_t k0, int32_t row,
-                                                 int64_t slice, uint16_t mask) {
-  static_assert(kRows % kClassGroupRows == 0, "whole groups");
-  constexpr int kBoxes = kRows / kClassBoxRows;
-  static_assert(kBoxes % kSharers == 0, "the sharers load equal shares");
-#pragma unroll
-  for (int q = static_cast<int>(slice); q < kBoxes; q += kSharers) {
-    const int group = q / kRowClasses, c = q % kRowClasses;
-    const uint32_t box = dst + static_cast<uint32_t>(q * kClassBoxRows) * kSmemRowBytes;
-    const int32_t k = k0 + maps.shift[c];
-    const int32_t class_row = (row + group * kClassGroupRows) / kRowClasses;
-    if constexpr (kSharers > 1) {
-      ptx::tma_load_2d_multicast(box, &maps.map[c], bar, k, class_row, mask);
-    } else {
-      ptx::tma_load_2d(box, &maps.map[c], bar, k, class_row);
-    }
-  }
-}
-
 // The producer's last act in a cluster: waits until every stage it filled was released by the
 // consumers of every CTA of the cluster (as if filling kStages more). Then no peer will multicast
 // into this CTA or arrive on its barriers again, so it may exit without a cluster barrier.
@@ -194,20 +168,12 @@ __device__ __forceinline__ void drain_ring(const Ring<Cfg>& ring, RingPos<Cfg> p
   }
 }
 
-// Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order; with
-// `classes` (row-class launches, Cfg::kReadsRowClasses) A and B through their class maps.
+// Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order.
 template <class Cfg>
 __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
-                                        const OperandClassMaps* classes, const Ring<Cfg>& ring) {
-  if (classes != nullptr) {
-    for (int c = 0; c < kRowClasses; ++c) {
-      ptx::prefetch_tensor_map(&classes->a.map[c]);
-      ptx::prefetch_tensor_map(&classes->b.map[c]);
-    }
-  } else {
-    ptx::prefetch_tensor_map(&maps.a);
-    ptx::prefetch_tensor_map(&maps.b);
-  }
+                                        const Ring<Cfg>& ring) {
+  ptx::prefetch_tensor_map(&maps.a);
+  ptx::prefetch_tensor_map(&maps.b);
   const int64_t rank = cluster_rank<Cfg>();
   const int64_t slice_a = rank / Cfg::kClusterM, slice_b = rank % Cfg::kClusterM;
   const uint16_t ma = mask_a<Cfg>(rank), mb = mask_b<Cfg>(rank);
@@ -225,16 +191,6 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
       const uint32_t full = ring.full_bar(pos.stage);
       ptx::mbar_wait(ring.empty_bar(pos.stage), pos.phase ^ 1);
       ptx::mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // own slices + the peers' multicasts
-      if constexpr (Cfg::kReadsRowClasses) {
-        if (classes != nullptr) {
-          load_class_boxes<Cfg::kTileM, Cfg::kClusterN>(ring.a(pos.stage), classes->a, full, k0,
-                                                        row_a, slice_a, ma);
-          load_class_boxes<Cfg::kTileN, Cfg::kClusterM>(ring.b(pos.stage), classes->b, full, k0,
-                                                        row_b, slice_b, mb);
-          pos.advance();
-          continue;
-        }
-      }
       load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
                                                          row_a, slice_a, ma);
       load_slice<Cfg::kSliceRowsB, (Cfg::kClusterM > 1)>(ring.b(pos.stage), &maps.b, full, k0,

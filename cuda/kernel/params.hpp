@@ -9,8 +9,6 @@
 
 namespace lw::cuda {
 
-struct OperandClassMaps;  // row_classes.hpp
-
 struct GemmParams {
   const __nv_bfloat16* a = nullptr;  // M x K row-major
   const __nv_bfloat16* b = nullptr;  // N x K row-major (K contiguous)
@@ -23,9 +21,6 @@ struct GemmParams {
   bool out_f32 = false;       // C is fp32 (else bf16)
   bool c_vectors = false;     // bf16 C 16-byte aligned with N % 8 == 0: TMA-store epilogue
   int32_t c_store_bytes = 0;  // staged epilogue's stores: the widest (bytes, 2 to 16) C allows
-  // K % 8 != 0 read through row-class maps (device memory; null: the operands' own maps, or a
-  // staged copy's).
-  const OperandClassMaps* classes = nullptr;
 };
 
 }  // namespace lw::cuda

@@ -144,14 +144,6 @@ constexpr bool stages_operands(const Problem& problem) {
   return problem.k % kTmaRowAlignElems != 0;
 }
 constexpr bool plan_stages_operands(const Plan& p) { return stages_operands(p.problem); }
-// Ladder step 18: rows TMA cannot address as one map (K % 8 != 0) read through one map per row
-// residue class mod 8 (cuda/kernel/row_classes.hpp) in groups of kRowClassGroup rows, without the
-// staged copy, on the tiles whose permuted rows and columns the TMA-store epilogue puts back: not
-// swapped, and every consumer's columns whole groups (then so are a ping-pong consumer's).
-inline constexpr int64_t kRowClassGroup = 64;
-constexpr bool tile_reads_row_classes(const TileShape& t) {
-  return !wgmma_swapped(t) && t.n % (kRowClassGroup * wgmma_consumers_along_n(t.m)) == 0;
-}
 // The padded row length (elements) of a staged operand of depth k.
 constexpr int64_t staged_row_pitch(int64_t k) {
   return (k + kTmaRowAlignElems - 1) / kTmaRowAlignElems * kTmaRowAlignElems;
