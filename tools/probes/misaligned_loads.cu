@@ -4,10 +4,12 @@
 // cp.async, K even), ldg (16-byte loads of the aligned chunks around each row piece, shifted in
 // registers; any K), cp16 (16-byte cp.async of those chunks into raw row buffers kRawDepth tiles
 // ahead, then shifted shared to shared: few registers, any K), classes16 / classes8 (TMA on the
-// original rows: rows r = c mod 8 are 8K elements apart, a 16-byte multiple, so each residue class
-// c is a tensor map of its own, based on the 16-byte boundary at or below row c and read from K
-// offset cK mod 8; each group of 8 x 16 or 8 x 8 rows holds its 8 classes' boxes one after
-// another, rows permuted). Consumers only wait, fence and release (no MMA): the rate is the load
+// original rows through one map per row residue class mod 8, whose rows are 8K elements apart, a
+// 16-byte multiple for any K; each group of 8 x 16 or 8 x 8 rows holds its 8 classes' boxes one
+// after another, rows permuted). A class's rows start (cK mod 8) elements past a 16-byte boundary,
+// and a TMA box cannot start there (the load traps: illegal instruction, H200 2026-12-06), so the
+// classes methods run only at K % 8 == 0, where they measure what boxes of 16 or 8 rows cost
+// against one box of 256. Consumers only wait, fence and release (no MMA): the rate is the load
 // path's bound. Every method's stages are first checked element by element (CTA 0, every k-tile).
 // Build (repository root): nvcc -std=c++17 -O3 -arch=sm_90a -I. -o ml
 //   tools/probes/misaligned_loads.cu cuda/tensor_map.cpp -lcuda
@@ -36,9 +38,10 @@ constexpr int kTileK = 64;       // bf16 per k-tile row: one 128-byte swizzle ro
 constexpr int kRowBytes = 128;   // bytes of one k-tile row
 constexpr int kChunkBytes = 16;  // a swizzle chunk
 constexpr int kChunksPerRow = kRowBytes / kChunkBytes;
-constexpr int kSwizzleRows = 8;     // rows of one 128B-swizzle atom
-constexpr int kRowsPerStage = 256;  // a 128x128 tile's A and B rows
-constexpr int kStages = 4;          // cp16: kCp16Stages, its raw buffers run ahead instead
+constexpr int64_t kChunkElements = kChunkBytes / 2;  // bf16 of a chunk
+constexpr int kSwizzleRows = 8;                      // rows of one 128B-swizzle atom
+constexpr int kRowsPerStage = 256;                   // a 128x128 tile's A and B rows
+constexpr int kStages = 4;  // cp16: kCp16Stages, its raw buffers run ahead instead
 constexpr int kStageBytes = kRowsPerStage * kRowBytes;  // 32 KiB
 constexpr int kRawRowBytes = kRowBytes + kChunkBytes;   // the 9 aligned chunks around a row piece
 constexpr int kRawBytes = kRowsPerStage * kRawRowBytes;
@@ -421,7 +424,6 @@ float median_us(Method m, const Args& p, int grid) {
 // 8k elements apart; its map starts at the 16-byte boundary at or below row c and spans each row's
 // shift + k elements, so the shift's elements (the row before's tail) are never read.
 void encode_classes(Method m, const uint16_t* rows, int64_t k, Args& p) {
-  constexpr int64_t kChunkElements = kChunkBytes / 2;
   for (int c = 0; c < kRowClasses; ++c) {
     const int64_t start = c * k, shift = start % kChunkElements;
     const int64_t class_rows = (kMatrixRows - c + kRowClasses - 1) / kRowClasses;
@@ -447,7 +449,8 @@ void run_k(int64_t k, const cudaDeviceProp& prop, uint32_t* sink) {
   const int64_t k_tiles = (k + kTileK - 1) / kTileK;
   for (Method m : {Method::kTma, Method::kClasses16, Method::kClasses8, Method::kCp4, Method::kLdg,
                    Method::kCp16}) {
-    if (m == Method::kCp4 && k % 2 != 0) continue;  // 4-byte copies need even rows
+    if (m == Method::kCp4 && k % 2 != 0) continue;           // 4-byte copies need even rows
+    if (is_classes(m) && k % kChunkElements != 0) continue;  // boxes start off 16 bytes: a trap
     Args p{m == Method::kTma ? padded : rows,
            kMatrixRows,
            k,
