@@ -10,6 +10,9 @@ With --pass CSV... (repeatable) the positional CSVs are one independent pass of 
 each --pass another: a config's time is the mean of its passes' medians (configs every pass ran),
 a shape's cuBLAS time the mean of each pass's (each pass's fastest cuBLAS time of the shape), and
 the shapes are those every pass ran: one pass of a small class moves its figure by about 2.5 %.
+A shape reported that one of the positional CSVs has no row of at all (its command stopped before
+it, e.g. at lastwave-bench --time-limit) is counted per file on stderr: its best config then comes
+from the other files' configs alone.
 Usage: tools/small_report.py RESULTS.csv[.gz]... [--pass RESULTS.csv...]... [--max-cublas-us 20]
                              [--bands 0,10,20] [--without T1,T2] [--without-clusters C1]
                              [--without-decompositions D1,D2] [--worst N] [--by-m]"""
@@ -39,6 +42,25 @@ def load(paths):
                 if r["ok"] == "1":
                     shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
     return shapes
+
+
+def shapes_in(path):
+    """The (m, n, k) of every row of one CSV, whether or not it ran."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", newline="") as f:
+        return {(int(r["m"]), int(r["n"]), int(r["k"])) for r in csv.DictReader(f)}
+
+
+def warn_missing(paths, reported):
+    """One stderr line per file of `paths` that lacks rows of some of the `reported` shapes."""
+    if len(paths) < 2:
+        return
+    for path in paths:
+        missing = len(reported - shapes_in(path))
+        if missing:
+            print(f"small_report.py: warning: {missing} of {len(reported)} shapes have no row in "
+                  f"{path} (its command stopped early?): their best is over the other files' "
+                  "configs only", file=sys.stderr)
 
 
 def mean_of_passes(passes):
@@ -130,6 +152,7 @@ def main():
         ps = picks(shapes, a.max_cublas_us, without,
                    frozenset(c for c in a.without_clusters.split(",") if c),
                    frozenset(d for d in a.without_decompositions.split(",") if d))
+        warn_missing(a.csv, {p[0] for p in ps})
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:

@@ -112,6 +112,25 @@ python3 "$script" "$tmp/p1.csv" --pass "$tmp/p2.csv" --without "" >"$tmp/out" 2>
 expect_line "| all < 20 us | 1 | 1.200x | 0 | 1.200x | 0 | 1 |"
 expect_line "| 1 | 64 | 64 | 6.0 | 5.0 | 1.200x | 64x32x64 1x1 dp |"
 
+# Two files, the second without any row of 8x32x4096 (its command stopped early), not even a
+# failed one: one warning line naming it and the count; the report still covers both shapes.
+cat >"$tmp/part.csv" <<CSV
+$header
+1,64,64,0.006,0.005,0,64x16x64,1x1,dp
+CSV
+python3 "$script" "$tmp/r.csv" "$tmp/part.csv" >"$tmp/out" 2>"$tmp/err"
+expect_line "| all < 20 us | 2 | 0.632x | 1 | 1.074x | 0 | 1 |"
+if [[ $(grep -c "warning: 1 of 2 shapes have no row in $tmp/part.csv" "$tmp/err") -ne 1 ||
+  $(wc -l <"$tmp/err") -ne 1 ]]; then
+  echo "FAIL: expected one warning about part.csv, got: $(cat "$tmp/err")"
+  failures=$((failures + 1))
+fi
+python3 "$script" "$tmp/r.csv" "$tmp/r.csv" >"$tmp/out" 2>"$tmp/err"
+if [[ -s "$tmp/err" ]]; then
+  echo "FAIL: files covering every shape warned: $(cat "$tmp/err")"
+  failures=$((failures + 1))
+fi
+
 # No shape below the limit: one line on stderr, non-zero exit.
 if python3 "$script" "$tmp/r.csv" --max-cublas-us 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "FAIL: no small shape should exit non-zero"
