@@ -11,7 +11,9 @@
 # Usage: [PASSES=P] cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR:
 # lastwave-bench)
 # TIME_LIMIT_S=N: each class's run starts no shape after N s (lastwave-bench --time-limit), so a
-# short device budget still writes the shapes it measured.
+# short device budget still writes the shapes it measured (tools/small_report.py warns which file
+# lacks which share of the shapes). On the lent device machines only about 8 files of a command's
+# $OUT come back: give this script a scratch OUT_DIR and tar it into $OUT.
 set -uo pipefail
 BIN=$1
 OUT=$2
