@@ -32,31 +32,31 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def load(paths):
-    """(m, n, k) -> rows that ran (ok = 1), over every file of `paths`."""
+def load(paths, seen=None):
+    """(m, n, k) -> rows that ran (ok = 1), over every file of `paths`; `seen` (a dict), if given,
+    gets each path's set of shapes with any row, whether or not it ran."""
     shapes = collections.defaultdict(list)
     for path in paths:
         opener = gzip.open if path.endswith(".gz") else open
+        in_file = set()
         with opener(path, "rt", newline="") as f:
             for r in csv.DictReader(f):
+                shape = (int(r["m"]), int(r["n"]), int(r["k"]))
+                in_file.add(shape)
                 if r["ok"] == "1":
-                    shapes[(int(r["m"]), int(r["n"]), int(r["k"]))].append(r)
+                    shapes[shape].append(r)
+        if seen is not None:
+            seen[path] = in_file
     return shapes
 
 
-def shapes_in(path):
-    """The (m, n, k) of every row of one CSV, whether or not it ran."""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", newline="") as f:
-        return {(int(r["m"]), int(r["n"]), int(r["k"])) for r in csv.DictReader(f)}
-
-
-def warn_missing(paths, reported):
-    """One stderr line per file of `paths` that lacks rows of some of the `reported` shapes."""
-    if len(paths) < 2:
+def warn_missing(seen, reported):
+    """One stderr line per file of `seen` (path -> its shapes) that lacks rows of some of the
+    `reported` shapes."""
+    if len(seen) < 2:
         return
-    for path in paths:
-        missing = len(reported - shapes_in(path))
+    for path, in_file in seen.items():
+        missing = len(reported - in_file)
         if missing:
             print(f"small_report.py: warning: {missing} of {len(reported)} shapes have no row in "
                   f"{path} (its command stopped early?): their best is over the other files' "
@@ -148,11 +148,13 @@ def main():
     except ValueError as e:
         sys.exit(f"small_report.py: {str(e)[:160]}")
     try:
-        shapes = mean_of_passes([load(p) for p in [a.csv] + a.passes]) if a.passes else load(a.csv)
+        seen = {}
+        first = load(a.csv, seen)
+        shapes = mean_of_passes([first] + [load(p) for p in a.passes]) if a.passes else first
         ps = picks(shapes, a.max_cublas_us, without,
                    frozenset(c for c in a.without_clusters.split(",") if c),
                    frozenset(d for d in a.without_decompositions.split(",") if d))
-        warn_missing(a.csv, {p[0] for p in ps})
+        warn_missing(seen, {p[0] for p in ps})
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")
     if not ps:
