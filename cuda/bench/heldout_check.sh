@@ -14,6 +14,8 @@
 # short device budget still writes the shapes it measured (tools/small_report.py warns which file
 # lacks which share of the shapes). On the lent device machines only about 8 files of a command's
 # $OUT come back: give this script a scratch OUT_DIR and tar it into $OUT.
+# LARGE_PART=J/N: the large class's rows J, J + N, J + 2N... only (0 <= J < N; its files end
+# -partJofN), so the class fits commands of a bounded length (about 1,000 s on an H200 in all).
 set -uo pipefail
 BIN=$1
 OUT=$2
@@ -43,13 +45,23 @@ limit=()
 [[ -n ${TIME_LIMIT_S:-} ]] && limit=(--time-limit "$TIME_LIMIT_S")
 mkdir -p "$OUT"
 status=0
-split() {  # split CLASS: the held-out shapes of one class, as a shapes CSV
-  awk -F, -v want="$1" -v f="$SMALL_FLOPS" -v s="$SKINNY" '$1 !~ /^[0-9]/ { print; next }
+part=${LARGE_PART:-0/1}
+part_j=${part%/*}
+part_n=${part#*/}
+if ! [[ $part =~ ^[0-9]+/[0-9]+$ ]] || ((part_n < 1 || part_j >= part_n)); then
+  echo "heldout_check.sh: LARGE_PART must be J/N with 0 <= J < N, not '$part'" >&2
+  exit 2
+fi
+large_sfx=""
+((part_n > 1)) && large_sfx="-part${part_j}of${part_n}"
+split() {  # split CLASS [J N]: the held-out shapes of one class (rows J, J + N... of it), a CSV
+  awk -F, -v want="$1" -v f="$SMALL_FLOPS" -v s="$SKINNY" -v j="${2:-0}" -v n="${3:-1}" '
+    $1 !~ /^[0-9]/ { print; next }
     { small = (2 * $1 * $2 * $3 < f || ($1 < $2 ? $1 : $2) <= s) }
-    (want == "small") == small { print }' configs/shapes/traffic-heldout-chooser.csv
+    (want == "small") == small && (row++ % n) == j { print }' configs/shapes/traffic-heldout-chooser.csv
 }
 split small >"$OUT/heldout-small-shapes.csv"
-split large >"$OUT/heldout-large-shapes.csv"
+split large "$part_j" "$part_n" >"$OUT/heldout-large$large_sfx-shapes.csv"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu \
   --format=csv,noheader | tee "$OUT/heldout-card.txt"
 # The small class's split counts: 2, 4 and 8 and the 3 and 6 that `best` tries (they win 3-6 % on
@@ -81,16 +93,16 @@ if [[ ,$WHICH, == *,small,* ]]; then
   for ((pass = 1; pass <= PASSES; pass++)); do small_pass "$pass"; done
 fi
 if [[ ,$WHICH, == *,large,* ]]; then
-  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" \
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large$large_sfx-shapes.csv" \
     --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
     --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
-    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-$SMS.csv" \
-    >"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
-  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large-shapes.csv" --tile "$OCT_LARGE_TILES" \
+    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large$large_sfx-$SMS.csv" \
+    >"$OUT/heldout-large$large_sfx-$SMS-log.txt" 2>&1 || status=1
+  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large$large_sfx-shapes.csv" --tile "$OCT_LARGE_TILES" \
     --cluster 4x2,2x4 --decomposition dp-persistent --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
-    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large-oct-$SMS.csv" \
-    >>"$OUT/heldout-large-$SMS-log.txt" 2>&1 || status=1
+    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large$large_sfx-oct-$SMS.csv" \
+    >>"$OUT/heldout-large$large_sfx-$SMS-log.txt" 2>&1 || status=1
 fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader |
   tee -a "$OUT/heldout-card.txt"
