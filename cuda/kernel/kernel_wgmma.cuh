@@ -20,9 +20,10 @@ using WgmmaOwners = WgmmaLayout<Cfg, Cfg::kWarpgroupThreads>;
 template <class Cfg>
 using WgmmaReducers = WgmmaLayout<Cfg, 0>;
 
+// The kernel's body; `cls`: the A-class form's maps (null in the other forms).
 template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_kernel_wgmma(const Plan plan, const GemmParams p, const __grid_constant__ TmaMaps maps) {
+__device__ __forceinline__ void wgmma_main(const Plan plan, const GemmParams p, const TmaMaps& maps,
+                                           const AClassMaps* cls) {
   const uint64_t t_entry = trace_entry(p);
   extern __shared__ __align__(128) char smem[];
   using L = WgmmaOwners<Cfg>;
@@ -32,7 +33,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring);
+    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring, cls);
   } else {
     ptx::regs_alloc<Cfg::kConsumerRegs>();
     CtaWalk w;
@@ -56,7 +57,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             if constexpr (Cfg::kPingpong) {
               if (n > 0) await_turn(ring, consumer, turns);
             }
-            consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc);
+            consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc, cls);
             if constexpr (Cfg::kPingpong) pass_turn<Cfg, L>(ring, consumer);
           },
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
@@ -78,6 +79,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   // In a cluster the producer thread leaves last: drain_ring waited until no peer will signal
   // this CTA's barriers or multicast into it again.
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_kernel_wgmma(const Plan plan, const GemmParams p, const __grid_constant__ TmaMaps maps) {
+  wgmma_main<Cfg>(plan, p, maps, nullptr);
+}
+
+// The A-class form (Cfg::kClassesA): A through `cls`, B through maps.b (a staged copy).
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_kernel_wgmma_classes(const Plan plan, const GemmParams p,
+                              const __grid_constant__ TmaMaps maps,
+                              const __grid_constant__ AClassMaps cls) {
+  wgmma_main<Cfg>(plan, p, maps, &cls);
 }
 
 }  // namespace lw::cuda

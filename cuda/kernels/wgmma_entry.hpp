@@ -14,9 +14,12 @@ namespace lw::cuda {
 
 struct GemmParams;  // cuda/kernel/params.hpp
 struct TmaMaps;     // cuda/kernel/mainloop_wgmma.cuh
+struct AClassMaps;  // cuda/kernel/a_classes.hpp
 
 using KernelFn = void (*)(const Plan, const GemmParams);
 using WgmmaKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps);
+using WgmmaClassesKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps,
+                                      const AClassMaps);
 
 struct WgmmaEntry {
   WgmmaKernelFn main = nullptr;  // nullptr: the kernels lack this tile x cluster
@@ -43,6 +46,12 @@ struct WgmmaEntry {
   // Plan::cluster_reduce plans only: the cooperative form whose fix-up writes partials into
   // the owner's shared memory; same threads, operand boxes and tail box, more shared memory.
   WgmmaKernelFn cluster_reduce_main = nullptr;
+  // The A-class form (kernel_has_a_classes; nullptr elsewhere), launched where the launcher was
+  // asked for it (GemmLauncher::set_a_classes) and A's rows are not 16-byte strided: a general
+  // cooperative form with its own ring (wider A boxes: fewer stages), same threads, B boxes and
+  // tail box.
+  WgmmaClassesKernelFn classes_main = nullptr;
+  int classes_smem_bytes = 0;
 };
 
 constexpr size_t kWgmmaParts = 4;

@@ -371,6 +371,85 @@ TEST_CASE("operands whose base is not 16-byte aligned are staged on every wgmma 
   cudaFree(b);
 }
 
+// Whether a launch of `plan` with the A-class form allowed takes it (GemmLauncher::set_a_classes):
+// wgmma, rows TMA cannot read as one map, a config with the form, at least 8 rows of A.
+bool expect_a_classes(const Variant& v, const Plan& plan) {
+  return v.mainloop == cuda::Mainloop::Wgmma && plan.problem.k % kTmaElemAlign != 0 &&
+         kernel_has_a_classes(v.tile, v.cluster) && !plan.cluster_reduce &&
+         plan.problem.m >= cuda::kRowClasses;
+}
+
+// The A-class form (ladder step 18) against the staged copy on one plan: within tolerance of
+// FP64, and bit for bit the staged copy's output under the deterministic reduction (the same
+// products summed in the same order; only where A's rows come from differs).
+void check_a_classes(Case& cs, const Plan& plan, const Variant& v, Reduction red) {
+  const Problem& p = cs.p;
+  cuda::GemmLauncher staged(plan, sms_of_device(), cuda::OutType::BF16, false, v.mainloop);
+  bench::poison(cs.c, p.m * p.n, 2, nullptr);
+  staged.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
+  CHECK(!staged.last_a_classes());
+  const std::vector<uint16_t> copy = Case::host16(cs.c, p.m * p.n);
+  cuda::GemmLauncher classes(plan, sms_of_device(), cuda::OutType::BF16, false, v.mainloop);
+  classes.set_a_classes(true);
+  bench::poison(cs.c, p.m * p.n, 2, nullptr);
+  classes.launch(cuda::Operands{cs.a, cs.b, cs.c}, nullptr);
+  check_cuda(cudaDeviceSynchronize(), "A classes");
+  CHECK(classes.last_a_classes() == expect_a_classes(v, plan));
+  CHECK(classes.last_staged());  // B (and A without the form) from the padded copy
+  const std::vector<uint16_t> got = Case::host16(cs.c, p.m * p.n);
+  CHECK(bench::rel_frobenius_bf16(got, cs.ref) < kBf16Tolerance);
+  if (red == Reduction::Deterministic) CHECK(got == copy);
+}
+
+// Ragged shapes of K % 8 != 0 (every residue of K mod 8 but 0; M off the tiles and the classes,
+// fewer than 8 rows, N % 8 != 0 too).
+const std::vector<Problem>& a_class_shapes() {
+  static const std::vector<Problem> s = {
+      {127, 136, 63},  {300, 168, 1001}, {70, 200, 203},  {1, 256, 1003}, {640, 384, 3005},
+      {33, 1000, 522}, {129, 257, 41},   {200, 72, 4100}, {9, 520, 7},    {1000, 1104, 4099}};
+  return s;
+}
+
+TEST_CASE("A of K % 8 != 0 through its row-class maps equals the staged copy on every config") {
+  int checked = 0;
+  for (const Problem& p : a_class_shapes()) {
+    Case cs(p);
+    for (const auto& name : schedules())
+      for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
+        for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}})
+          for (const Variant& v : variants()) {
+            if (v.mainloop != cuda::Mainloop::Wgmma || !kernel_has_a_classes(v.tile, v.cluster) ||
+                !suite_keeps(v.tile) || !suite_keeps(v.cluster)) {
+              continue;
+            }
+            CAPTURE(v.name());
+            CAPTURE(p.m);
+            CAPTURE(p.n);
+            CAPTURE(p.k);
+            CAPTURE(name);
+            CAPTURE(std::string(red_name(red)));
+            CAPTURE(sms);
+            check_a_classes(cs, make(name, p, sms, red, v).plan, v, red);
+            ++checked;
+          }
+  }
+  MESSAGE("A-class configurations checked: " << checked);
+  CHECK(checked > 0);
+}
+
+TEST_CASE("sanitize: A through its row-class maps, one small ragged problem per decomposition") {
+  const Problem p{70, 136, 203};
+  Case cs(p);
+  for (const auto& name : schedules())
+    for (const Variant& v : sanitize_variants()) {
+      if (!suite_keeps(v.tile) || !kernel_has_a_classes(v.tile, v.cluster)) continue;
+      CAPTURE(name);
+      CAPTURE(v.name());
+      check_a_classes(cs, make(name, p, kSmallSms, Reduction::Deterministic, v).plan, v,
+                      Reduction::Deterministic);
+    }
+}
+
 // C as a view `offset` elements into a poisoned buffer: runs `plan` and returns the relative
 // error against FP64; CHECKs that every element of the buffer outside C is still poison.
 double run_c_view(const Case& cs, const Plan& plan, cuda::OutType out, cuda::Mainloop ml,
