@@ -19,8 +19,7 @@ namespace lw::cuda {
 
 static_assert(std::is_trivially_copyable_v<Plan>, "Plan is passed by value to the kernel");
 constexpr size_t kKernelParamLimitBytes = 4096;  // classic __global__ parameter limit
-static_assert(sizeof(Plan) + sizeof(GemmParams) + sizeof(TmaMaps) + sizeof(AClassMaps) <=
-                  kKernelParamLimitBytes,
+static_assert(sizeof(Plan) + sizeof(GemmParams) + sizeof(TmaMaps) <= kKernelParamLimitBytes,
               "kernel parameters exceed the 4 KB limit");
 
 void check_cuda(cudaError_t e, const char* what) {
@@ -262,6 +261,7 @@ void GemmLauncher::allocate_staging() {
 }
 
 GemmLauncher::~GemmLauncher() {
+  cudaFree(classes_dev_);
   cudaFree(staged_a_);
   cudaFree(staged_b_);
   cudaFree(workspace_);
@@ -340,10 +340,18 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     if (classes && ops.a != classes_ptr_) {
       constexpr auto kClassBoxK = static_cast<uint32_t>(kTileK + kAClassBoxExtraElems);
       classes_ = encode_a_class_maps(ops.a, plan_.problem.m, plan_.problem.k,
-                                     static_cast<uint32_t>(plan_.tile.m / kRowClasses),
-                                     kClassBoxK, l2_promotion_bytes_);
+                                     static_cast<uint32_t>(plan_.tile.m / kRowClasses), kClassBoxK,
+                                     l2_promotion_bytes_);
+      if (classes_dev_ == nullptr) {
+        check_cuda(cudaMalloc(&classes_dev_, sizeof(AClassMaps)), "row-class maps");
+      }
+      // From pageable memory: staged before the call returns, ordered before the launch.
+      check_cuda(cudaMemcpyAsync(classes_dev_, &classes_, sizeof(AClassMaps),
+                                 cudaMemcpyHostToDevice, stream),
+                 "row-class maps copy");
       classes_ptr_ = ops.a;
     }
+    p.a_classes = classes ? classes_dev_ : nullptr;
     if (p.c_vectors && ops.c != map_c_ptr_) {
       constexpr auto kBoxRows = static_cast<uint32_t>(kEpilogueBoxRows);
       constexpr auto kBoxCols = static_cast<uint32_t>(kEpilogueBoxCols);
@@ -366,8 +374,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       const int extra = wg->classes_smem_bytes - wg->smem_bytes;  // its own ring
       ClusterLaunch launch(*wg, dim3(static_cast<unsigned>(shape_.grid)),
                            dim3(static_cast<unsigned>(size)), stream, extra);
-      check_cuda(cudaLaunchKernelEx(&launch.config, wg->classes_main, plan_, p, maps, classes_),
-                 "gemm_kernel_wgmma_classes launch");
+      check_cuda(cudaLaunchKernelEx(&launch.config, wg->classes_main, plan_, p, maps),
+                 "gemm_kernel_wgmma A-class launch");
     } else if (shape_.reduce_cluster > 0) {  // the splits of a tile as one cluster, no multicast
       ClusterLaunch launch = split_cluster_launch(*wg, plan_, stream);
       check_cuda(cudaLaunchKernelEx(&launch.config, wg->cluster_reduce_main, plan_, p, maps),

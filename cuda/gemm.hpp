@@ -121,6 +121,7 @@ class GemmLauncher {
   CUtensorMap map_c_tail_{};
   const void* classes_ptr_ = nullptr;  // A of the cached row-class maps
   AClassMaps classes_{};
+  AClassMaps* classes_dev_ = nullptr;  // their device copy (GemmParams::a_classes)
 };
 
 // How many CTAs (and clusters) of one kernel instantiation can be resident.

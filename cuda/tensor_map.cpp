@@ -104,9 +104,9 @@ AClassMaps encode_a_class_maps(const void* base, int64_t rows, int64_t k, uint32
     const int64_t class_rows = (rows - c + kRowClasses - 1) / kRowClasses;
     maps.shift[c] = static_cast<int32_t>(shift);
     const auto box_class_rows = box_rows + static_cast<uint32_t>(c);  // c leading rows
-    maps.map[c] = encode_bf16_map(reinterpret_cast<void*>(aligned), class_rows, k + shift,
-                                  kRowClasses * k, box_class_rows, box_k,
-                                  CU_TENSOR_MAP_SWIZZLE_NONE, promotion);
+    maps.map[c] =
+        encode_bf16_map(reinterpret_cast<void*>(aligned), class_rows, k + shift, kRowClasses * k,
+                        box_class_rows, box_k, CU_TENSOR_MAP_SWIZZLE_NONE, promotion);
   }
   return maps;
 }

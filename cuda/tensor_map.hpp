@@ -47,8 +47,9 @@ CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t b
 // The A-class maps of a row-major `rows` x `k` bf16 matrix at `base` (2-byte aligned, rows >=
 // kRowClasses, rows k elements apart whatever k): map c holds rows c, c + 8, ... (a_classes.hpp),
 // boxes of `box_k` x (`box_rows` + c) elements (box_k: a k-tile + kAClassBoxExtraElems; c leading
-// rows, sim/decomp/kernel_configs.hpp), dense (no swizzle), promoted into L2 by `l2_promotion_bytes`. Throws like encode_operand_map,
-// std::invalid_argument for fewer rows or a base that is not 2-byte aligned.
+// rows, sim/decomp/kernel_configs.hpp), dense (no swizzle), promoted into L2 by
+// `l2_promotion_bytes`. Throws like encode_operand_map, std::invalid_argument for fewer rows or a
+// base that is not 2-byte aligned.
 AClassMaps encode_a_class_maps(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
                                uint32_t box_k, int l2_promotion_bytes);
 

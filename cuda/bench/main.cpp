@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
       "operands", po::value(&operand_paths),
       "comma list of how wgmma launches read rows of K % 8 != 0: staged (a padded copy first), "
       "classes (A through one map per row class mod 8 where the config has the A-class form, B "
-      "staged; else staged); default staged")(
-      "reps", po::value(&reps), "timed samples per configuration (default 20)")(
+      "staged; else staged); default staged")("reps", po::value(&reps),
+                                              "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
       "shuffle", po::value(&shuffle),
       "time each shape's configurations in a random order drawn from this seed (default 0: in "

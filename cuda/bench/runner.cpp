@@ -363,8 +363,8 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
   gemm->launch(ops, s);
   r.mainloop = cuda::mainloop_name(gemm->mainloop());
   r.operands = gemm->last_a_classes() ? kOperandsClasses
-               : gemm->last_staged()    ? kOperandsStaged
-                                        : "tma";
+               : gemm->last_staged()  ? kOperandsStaged
+                                      : "tma";
   if (gemm->mainloop() == cuda::Mainloop::Wgmma) {
     r.consumers = gemm->pingpong() ? "pingpong" : "cooperative";
   }

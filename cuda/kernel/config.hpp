@@ -74,8 +74,9 @@ struct WgmmaConfig {
   // map per row class mod 8 into the wgmma's register operand (mainloop_classes.cuh); B staged.
   // A general cooperative form: it runs every plan of its config.
   static constexpr bool kClassesA = kCls;
-  static_assert(!kCls || (!kPp && !kWhole && !kDsm &&
-                          kernel_has_a_classes(TileShape{kM, kN, cuda::kTileK}, ClusterShape{kCm, kCn})),
+  static_assert(!kCls ||
+                    (!kPp && !kWhole && !kDsm &&
+                     kernel_has_a_classes(TileShape{kM, kN, cuda::kTileK}, ClusterShape{kCm, kCn})),
                 "the A-class form is a general form of a config that has it");
   static constexpr int kBlockOwners = kPingpong ? 1 : kConsumers;  // warpgroups sharing a tile
   static constexpr int kConsumersN = kPingpong ? 1 : wgmma_consumers_along_n(kFrameM);

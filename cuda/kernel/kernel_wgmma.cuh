@@ -4,7 +4,8 @@
 // fixup and epilogue on their 256 threads (ping-pong: each on its own 128, every other whole tile
 // of the walk, so that one's epilogue overlaps the other's MMAs), storing bf16 tiles
 // through the TMA without waiting for the stores (a swapped tile's transpose from registers).
-// setmaxnreg moves registers from producer to consumers.
+// setmaxnreg moves registers from producer to consumers. The A-class form (Cfg::kClassesA) reads
+// A through the row-class maps at GemmParams::a_classes.
 #pragma once
 #include "cuda/kernel/epilogue_staged.cuh"
 #include "cuda/kernel/epilogue_tma.cuh"
@@ -20,10 +21,9 @@ using WgmmaOwners = WgmmaLayout<Cfg, Cfg::kWarpgroupThreads>;
 template <class Cfg>
 using WgmmaReducers = WgmmaLayout<Cfg, 0>;
 
-// The kernel's body; `cls`: the A-class form's maps (null in the other forms).
 template <class Cfg>
-__device__ __forceinline__ void wgmma_main(const Plan plan, const GemmParams p, const TmaMaps& maps,
-                                           const AClassMaps* cls) {
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_kernel_wgmma(const Plan plan, const GemmParams p, const __grid_constant__ TmaMaps maps) {
   const uint64_t t_entry = trace_entry(p);
   extern __shared__ __align__(128) char smem[];
   using L = WgmmaOwners<Cfg>;
@@ -33,7 +33,13 @@ __device__ __forceinline__ void wgmma_main(const Plan plan, const GemmParams p, 
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring, cls);
+    if (threadIdx.x == 0) {
+      if constexpr (Cfg::kClassesA) {
+        produce<Cfg>(plan, maps, ring, p.a_classes);  // A through its row-class maps
+      } else {
+        produce<Cfg>(plan, maps, ring);
+      }
+    }
   } else {
     ptx::regs_alloc<Cfg::kConsumerRegs>();
     CtaWalk w;
@@ -57,7 +63,11 @@ __device__ __forceinline__ void wgmma_main(const Plan plan, const GemmParams p, 
             if constexpr (Cfg::kPingpong) {
               if (n > 0) await_turn(ring, consumer, turns);
             }
-            consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc, cls);
+            if constexpr (Cfg::kClassesA) {
+              consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc, p.a_classes);
+            } else {
+              consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc);
+            }
             if constexpr (Cfg::kPingpong) pass_turn<Cfg, L>(ring, consumer);
           },
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {
@@ -79,21 +89,6 @@ __device__ __forceinline__ void wgmma_main(const Plan plan, const GemmParams p, 
   }
   // In a cluster the producer thread leaves last: drain_ring waited until no peer will signal
   // this CTA's barriers or multicast into it again.
-}
-
-template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_kernel_wgmma(const Plan plan, const GemmParams p, const __grid_constant__ TmaMaps maps) {
-  wgmma_main<Cfg>(plan, p, maps, nullptr);
-}
-
-// The A-class form (Cfg::kClassesA): A through `cls`, B through maps.b (a staged copy).
-template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    gemm_kernel_wgmma_classes(const Plan plan, const GemmParams p,
-                              const __grid_constant__ TmaMaps maps,
-                              const __grid_constant__ AClassMaps cls) {
-  wgmma_main<Cfg>(plan, p, maps, &cls);
 }
 
 }  // namespace lw::cuda

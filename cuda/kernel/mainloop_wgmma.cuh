@@ -181,12 +181,17 @@ __device__ __forceinline__ void drain_ring(const Ring<Cfg>& ring, RingPos<Cfg> p
 }
 
 // Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order; the
-// A-class form loads A through `cls`.
-template <class Cfg>
+// A-class form loads A through `cls` (its one AClassMaps; none in the other forms).
+template <class Cfg, class... Cls>
 __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
-                                        const Ring<Cfg>& ring, const AClassMaps* cls = nullptr) {
+                                        const Ring<Cfg>& ring, const Cls*... cls) {
+  static_assert(sizeof...(Cls) == (Cfg::kClassesA ? 1 : 0), "the A-class form's maps, only there");
   if constexpr (Cfg::kClassesA) {
-    for (int c = 0; c < kRowClasses; ++c) ptx::prefetch_tensor_map(&cls->map[c]);
+    for (int c = 0; c < kRowClasses; ++c) {
+      const CUtensorMap* map = (&cls->map[c], ...);
+      ptx::fence_tensor_map_acquire(map);  // the host wrote them through the generic proxy
+      ptx::prefetch_tensor_map(map);
+    }
   } else {
     ptx::prefetch_tensor_map(&maps.a);
   }
@@ -209,7 +214,7 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
       ptx::mbar_wait(ring.empty_bar(pos.stage), pos.phase ^ 1);
       ptx::mbar_arrive_expect_tx(full, Cfg::kStageTxBytes);  // own slices + the peers' multicasts
       if constexpr (Cfg::kClassesA) {
-        load_a_classes<Cfg::kTileM>(ring.a(pos.stage), *cls, full, k0, row_a);
+        load_a_classes<Cfg::kTileM>(ring.a(pos.stage), (*cls, ...), full, k0, row_a);
       } else {
         load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
                                                            row_a, slice_a, ma);
@@ -270,8 +275,8 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
 // The A-class form's k-tile (mma_stage's): A from the registers `a` (load_a_frag).
 template <class Cfg, class A>
 __device__ __forceinline__ void mma_stage_classes(
-    const Ring<Cfg>& ring, int stage, int wg,
-    const uint32_t (&a)[Cfg::kMBlocks][kWgmmaSteps][4], A& acc) {
+    const Ring<Cfg>& ring, int stage, int wg, const uint32_t (&a)[Cfg::kMBlocks][kWgmmaSteps][4],
+    A& acc) {
   using Mma = ptx::WgmmaRs<Cfg::kMmaCols>;
   static_assert(A::kSize == Cfg::kMBlocks * Mma::kRegs, "one accumulator block per m64 block");
   static_assert(!Cfg::kSwapped && !Cfg::kAlternateK, "A's rows are the instructions' rows");
@@ -308,10 +313,11 @@ __device__ __forceinline__ void mma_classes(const Ring<Cfg>& ring, int stage, in
 // The MAC loop over ring k-tiles it = 0..iters of which this consumer multiplies those with
 // it % kEvery == first (every one, or alternate ones): keeps one wgmma group in flight and frees a
 // stage once the group reading it is done. Every consumer advances `pos` over all of them.
-// `place`: the A-class form's fragment positions (unused elsewhere).
-template <class Cfg, int kEvery, class A>
+// `place`: the A-class form's fragment positions, one AFragPlace there and none elsewhere (a
+// pack, so that the other forms compile exactly the loop they had before the form).
+template <class Cfg, int kEvery, class A, class... Place>
 __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
-                                         int wg, int first, A& acc, const AFragPlace& place = {}) {
+                                         int wg, int first, A& acc, const Place&... place) {
 #pragma unroll
   for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
   if (iters <= 0) return;
@@ -321,7 +327,7 @@ __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& po
     if (it % kEvery == first) {
       ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
       if constexpr (Cfg::kClassesA) {
-        mma_classes(ring, pos.stage, wg, place, acc);
+        mma_classes(ring, pos.stage, wg, place..., acc);
       } else {
         acc_fence(acc);
         ptx::wgmma_fence();
@@ -398,10 +404,11 @@ __device__ __forceinline__ void pass_turn(const Ring<Cfg>& ring, int consumer) {
 
 // Consumer warpgroup `wg` (0 or 1): acc = its block of the tile over `iters` k-tiles from the
 // ring; with alternating consumers, over its k-tiles at the whole width, then the exchange;
-// ping-pong, the whole tile. The A-class form reads A's class boxes through `cls`.
-template <class Cfg, class L, class A>
+// ping-pong, the whole tile. The A-class form reads A's class boxes through `cls` (one
+// AClassMaps; none in the other forms).
+template <class Cfg, class L, class A, class... Cls>
 __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
-                                        int wg, A& acc, const AClassMaps* cls = nullptr) {
+                                        int wg, A& acc, const Cls*... cls) {
   if constexpr (Cfg::kAlternateK) {
     if (iters <= 0) {  // both consumers return here: no exchange
 #pragma unroll
@@ -413,7 +420,7 @@ __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos
     add_partner_half<Cfg, L>(ring, wg, full, acc);
   } else if constexpr (Cfg::kClassesA) {
     const AFragPlace place =
-        a_frag_place<Cfg::kTileM>(*cls, (wg / Cfg::kConsumersN) * Cfg::kWgRows);
+        a_frag_place<Cfg::kTileM>((*cls, ...), (wg / Cfg::kConsumersN) * Cfg::kWgRows);
     mac_loop<Cfg, 1>(ring, pos, iters, wg, 0, acc, place);
   } else {
     mac_loop<Cfg, 1>(ring, pos, iters, Cfg::kPingpong ? 0 : wg, 0, acc);

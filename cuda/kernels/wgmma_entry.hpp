@@ -14,12 +14,9 @@ namespace lw::cuda {
 
 struct GemmParams;  // cuda/kernel/params.hpp
 struct TmaMaps;     // cuda/kernel/mainloop_wgmma.cuh
-struct AClassMaps;  // cuda/kernel/a_classes.hpp
 
 using KernelFn = void (*)(const Plan, const GemmParams);
 using WgmmaKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps);
-using WgmmaClassesKernelFn = void (*)(const Plan, const GemmParams, const TmaMaps,
-                                      const AClassMaps);
 
 struct WgmmaEntry {
   WgmmaKernelFn main = nullptr;  // nullptr: the kernels lack this tile x cluster
@@ -49,8 +46,8 @@ struct WgmmaEntry {
   // The A-class form (kernel_has_a_classes; nullptr elsewhere), launched where the launcher was
   // asked for it (GemmLauncher::set_a_classes) and A's rows are not 16-byte strided: a general
   // cooperative form with its own ring (wider A boxes: fewer stages), same threads, B boxes and
-  // tail box.
-  WgmmaClassesKernelFn classes_main = nullptr;
+  // tail box; A through the row-class maps at GemmParams::a_classes.
+  WgmmaKernelFn classes_main = nullptr;
   int classes_smem_bytes = 0;
 };
 

@@ -37,7 +37,7 @@ WgmmaEntry wgmma_entry() {
       static_assert(Cls::kThreads == Cfg::kThreads && Cls::kSliceRowsB == Cfg::kSliceRowsB &&
                         Cls::kTailCols == Cfg::kTailCols,
                     "the A-class form launches like the cooperative one, with its own ring");
-      e.classes_main = gemm_kernel_wgmma_classes<Cls>;
+      e.classes_main = gemm_kernel_wgmma<Cls>;
       e.classes_smem_bytes = Cls::kSmemBytes;
     }
     if constexpr (wgmma_can_pingpong(kTile)) {

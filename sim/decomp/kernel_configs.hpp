@@ -229,8 +229,9 @@ constexpr int64_t wgmma_ring_bytes(const TileShape& t, bool a_classes = false) {
   return wgmma_align_up(wgmma_stages(t, a_classes) * wgmma_stage_bytes(t, a_classes));
 }
 constexpr int64_t wgmma_epilogue_buffers(const TileShape& t, bool a_classes = false) {
-  return wgmma_ring_bytes(t, a_classes) <= wgmma_ring_room(kEpilogueMaxBuffers) ? kEpilogueMaxBuffers
-                                                                              : 1;
+  return wgmma_ring_bytes(t, a_classes) <= wgmma_ring_room(kEpilogueMaxBuffers)
+             ? kEpilogueMaxBuffers
+             : 1;
 }
 // A CTA's dynamic shared memory: alignment slack, the ring, the barriers, the store boxes.
 constexpr int64_t wgmma_smem_bytes(const TileShape& t, bool a_classes = false) {
@@ -331,11 +332,12 @@ constexpr bool kernel_runs_cluster_reduce(const TileShape& t, const ClusterShape
 // Whether tile x cluster has the A-class form: a non-swapped tile whose consumers do not alternate
 // k-tiles, in a cluster that does not share A (each CTA loads its own class boxes), among the
 // tiles that won the K % 8 != 0 pairs (docs/PERFORMANCE.md, "K % 8 != 0").
-inline constexpr TileShape kAClassTiles[] = {{64, 128, 64}, {128, 128, 64}, {128, 256, 64},
-                                             {256, 128, 64}};
+inline constexpr TileShape kAClassTiles[] = {
+    {64, 128, 64}, {128, 128, 64}, {128, 256, 64}, {256, 128, 64}};
 constexpr bool kernel_has_a_classes(const TileShape& t, const ClusterShape& c) {
   bool listed = false;
-  for (const TileShape& a : kAClassTiles) listed = listed || (a.m == t.m && a.n == t.n && a.k == t.k);
+  for (const TileShape& a : kAClassTiles)
+    listed = listed || (a.m == t.m && a.n == t.n && a.k == t.k);
   return listed && kernel_has_config(t, c) && c.n == 1 && c.m <= kPairClusterSize &&
          !wgmma_swapped(t) && !wgmma_consumers_alternate_k(t);
 }

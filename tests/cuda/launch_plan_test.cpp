@@ -180,9 +180,9 @@ TEST_CASE("the A-class form may read A where its rows are not 16-byte strided, o
   CHECK(may("dp", odd_k, {128, 128, 64}));
   CHECK(may("streamk", odd_k, {128, 256, 64}, ClusterShape{2, 1}));  // B shared, A not
   CHECK(may("splitk:2", odd_k, {64, 128, 64}));
-  CHECK_FALSE(may("dp", aligned_k, {128, 128, 64}));                   // TMA reads A as it is
+  CHECK_FALSE(may("dp", aligned_k, {128, 128, 64}));                  // TMA reads A as it is
   CHECK_FALSE(may("dp", odd_k, {128, 128, 64}, ClusterShape{1, 2}));  // A multicast: not the form
-  CHECK_FALSE(may("dp", odd_k, {128, 192, 64}));                       // a tile without the form
+  CHECK_FALSE(may("dp", odd_k, {128, 192, 64}));                      // a tile without the form
   CHECK_FALSE(may("dp", odd_k, {64, 64, 64}));  // consumers alternate k-tiles: no register A
 }
 
