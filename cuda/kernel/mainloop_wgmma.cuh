@@ -294,30 +294,12 @@ __device__ __forceinline__ void mma_stage_classes(
   }
 }
 
-// The A-class form's k-tile: its register operand loaded from the stage, the fences, the wgmmas.
-template <class Cfg, class A>
-__device__ __forceinline__ void mma_classes(const Ring<Cfg>& ring, int stage, int wg,
-                                            const AFragPlace& place, A& acc) {
-  uint32_t a[Cfg::kMBlocks][kWgmmaSteps][4];
-#pragma unroll
-  for (int mb = 0; mb < Cfg::kMBlocks; ++mb) {
-#pragma unroll
-    for (int ks = 0; ks < kWgmmaSteps; ++ks)
-      load_a_frag<Cfg::kTileM>(ring.a(stage), place, mb, ks, a[mb][ks]);
-  }
-  acc_fence(acc);
-  ptx::wgmma_fence();
-  mma_stage_classes(ring, stage, wg, a, acc);
-}
-
 // The MAC loop over ring k-tiles it = 0..iters of which this consumer multiplies those with
 // it % kEvery == first (every one, or alternate ones): keeps one wgmma group in flight and frees a
 // stage once the group reading it is done. Every consumer advances `pos` over all of them.
-// `place`: the A-class form's fragment positions, one AFragPlace there and none elsewhere (a
-// pack, so that the other forms compile exactly the loop they had before the form).
-template <class Cfg, int kEvery, class A, class... Place>
+template <class Cfg, int kEvery, class A>
 __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
-                                         int wg, int first, A& acc, const Place&... place) {
+                                         int wg, int first, A& acc) {
 #pragma unroll
   for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
   if (iters <= 0) return;
@@ -326,13 +308,9 @@ __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& po
   for (int64_t it = 0; it < iters; ++it) {
     if (it % kEvery == first) {
       ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
-      if constexpr (Cfg::kClassesA) {
-        mma_classes(ring, pos.stage, wg, place..., acc);
-      } else {
-        acc_fence(acc);
-        ptx::wgmma_fence();
-        mma_stage(ring, pos.stage, wg, acc);
-      }
+      acc_fence(acc);
+      ptx::wgmma_fence();
+      mma_stage(ring, pos.stage, wg, acc);
       ptx::wgmma_commit();
       ptx::wgmma_wait<1>();
       acc_fence(acc);
@@ -344,6 +322,69 @@ __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& po
   ptx::wgmma_wait<0>();
   acc_fence(acc);
   if (prev >= 0 && warp_leader) release_stage(ring, prev);
+}
+
+// The A-class form's register operand of one k-tile, and a compiler fence on it: a wgmma reads
+// its register operand while in flight, so those registers must stay untouched until the
+// wait_group that retires it (the fence after that wait keeps them live until there).
+template <class Cfg>
+using AFrags = uint32_t[Cfg::kMBlocks][kWgmmaSteps][4];
+template <class Cfg>
+__device__ __forceinline__ void frag_fence(AFrags<Cfg>& f) {
+#pragma unroll
+  for (int mb = 0; mb < Cfg::kMBlocks; ++mb)
+#pragma unroll
+    for (int ks = 0; ks < kWgmmaSteps; ++ks)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) asm volatile("" : "+r"(f[mb][ks][r])::"memory");
+}
+
+// One k-tile of the A-class form: loads its register operand into `cur`, issues its wgmmas, then
+// waits for the previous k-tile's group, which read `other` (free from here on).
+template <class Cfg, class A>
+__device__ __forceinline__ void mac_step_classes(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int wg,
+                                                 const AFragPlace& place, A& acc, AFrags<Cfg>& cur,
+                                                 AFrags<Cfg>& other, int& prev) {
+  ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
+#pragma unroll
+  for (int mb = 0; mb < Cfg::kMBlocks; ++mb)
+#pragma unroll
+    for (int ks = 0; ks < kWgmmaSteps; ++ks)
+      load_a_frag<Cfg::kTileM>(ring.a(pos.stage), place, mb, ks, cur[mb][ks]);
+  acc_fence(acc);
+  ptx::wgmma_fence();
+  mma_stage_classes(ring, pos.stage, wg, cur, acc);
+  ptx::wgmma_commit();
+  ptx::wgmma_wait<1>();
+  frag_fence<Cfg>(other);
+  acc_fence(acc);
+  if (prev >= 0 && threadIdx.x % kWarpSize == 0) release_stage(ring, prev);
+  prev = pos.stage;
+  pos.advance();
+}
+
+// mac_loop of the A-class form (every k-tile, one consumer block): two register operands in turn,
+// one being loaded while the other's wgmmas are in flight.
+template <class Cfg, class A>
+__device__ __forceinline__ void mac_loop_classes(const Ring<Cfg>& ring, RingPos<Cfg>& pos,
+                                                 int64_t iters, int wg, const AFragPlace& place,
+                                                 A& acc) {
+#pragma unroll
+  for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
+  if (iters <= 0) return;
+  AFrags<Cfg> f0 = {}, f1 = {};
+  int prev = -1;
+  int64_t it = 0;
+  for (; it + 1 < iters; it += 2) {
+    mac_step_classes(ring, pos, wg, place, acc, f0, f1, prev);
+    mac_step_classes(ring, pos, wg, place, acc, f1, f0, prev);
+  }
+  if (it < iters) mac_step_classes(ring, pos, wg, place, acc, f0, f1, prev);
+  ptx::wgmma_wait<0>();
+  acc_fence(acc);
+  frag_fence<Cfg>(f0);
+  frag_fence<Cfg>(f1);
+  if (prev >= 0 && threadIdx.x % kWarpSize == 0) release_stage(ring, prev);
 }
 
 // After alternating consumers' MAC loops: each consumer holds a whole-width partial sum `full`
@@ -421,7 +462,7 @@ __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos
   } else if constexpr (Cfg::kClassesA) {
     const AFragPlace place =
         a_frag_place<Cfg::kTileM>((*cls, ...), (wg / Cfg::kConsumersN) * Cfg::kWgRows);
-    mac_loop<Cfg, 1>(ring, pos, iters, wg, 0, acc, place);
+    mac_loop_classes(ring, pos, iters, wg, place, acc);
   } else {
     mac_loop<Cfg, 1>(ring, pos, iters, Cfg::kPingpong ? 0 : wg, 0, acc);
   }
