@@ -168,32 +168,22 @@ Residency kernel_residency(const TileShape& tile, const ClusterShape& cluster, M
     return r;
   }
   const WgmmaEntry& e = wgmma_entry_for(tile, cluster);
-  // Any form may launch (plan_walks_whole_tiles, plan_runs_pingpong and the A-class opt-in decide
-  // per plan): the residency all allow, and each function opted in to its shared memory.
-  struct Form {
-    const void* f;
-    int smem;
-  };
-  std::vector<Form> forms{{reinterpret_cast<const void*>(e.main), e.smem_bytes},
-                          {reinterpret_cast<const void*>(e.whole_main), e.smem_bytes}};
-  if (e.pingpong_main != nullptr) {
-    forms.push_back({reinterpret_cast<const void*>(e.pingpong_main), e.smem_bytes});
-  }
-  if (e.classes_main != nullptr) {
-    forms.push_back({reinterpret_cast<const void*>(e.classes_main), e.classes_smem_bytes});
-  }
+  // Any form may launch (plan_walks_whole_tiles and plan_runs_pingpong decide per plan): the
+  // residency all allow, and each function opted in to its shared memory.
+  std::vector<const void*> forms{reinterpret_cast<const void*>(e.main),
+                                 reinterpret_cast<const void*>(e.whole_main)};
+  if (e.pingpong_main != nullptr) forms.push_back(reinterpret_cast<const void*>(e.pingpong_main));
   r.smem_bytes = e.smem_bytes;
   r.ctas_per_sm = std::numeric_limits<int64_t>::max();
-  for (const Form& f : forms)
-    r.ctas_per_sm = std::min(r.ctas_per_sm, occupancy(f.f, e.threads, f.smem));
+  for (const void* f : forms)
+    r.ctas_per_sm = std::min(r.ctas_per_sm, occupancy(f, e.threads, e.smem_bytes));
   if (size > 1) {
+    ClusterLaunch launch(e, size, size, nullptr);
     // The query sees the whole device; a green-context partition holds at most its SMs' worth.
     r.max_active_clusters = partition_sms * r.ctas_per_sm / size;
-    for (const Form& f : forms) {
-      ClusterLaunch launch(e, dim3(static_cast<unsigned>(size)), dim3(static_cast<unsigned>(size)),
-                           nullptr, f.smem - e.smem_bytes);
+    for (const void* f : forms) {
       int clusters = 0;
-      check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f.f, &launch.config),
+      check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f, &launch.config),
                  "cudaOccupancyMaxActiveClusters");
       r.max_active_clusters = std::min<int64_t>(r.max_active_clusters, clusters);
     }
@@ -261,7 +251,6 @@ void GemmLauncher::allocate_staging() {
 }
 
 GemmLauncher::~GemmLauncher() {
-  cudaFree(classes_dev_);
   cudaFree(staged_a_);
   cudaFree(staged_b_);
   cudaFree(workspace_);
@@ -273,7 +262,7 @@ GemmLauncher::~GemmLauncher() {
 void GemmLauncher::set_l2_promotion(int bytes) {
   require_l2_promotion(bytes);
   l2_promotion_bytes_ = bytes;
-  map_a_ptr_ = map_b_ptr_ = classes_ptr_ = nullptr;  // the cached operand maps are re-encoded
+  map_a_ptr_ = map_b_ptr_ = nullptr;  // the cached operand maps are re-encoded
 }
 
 void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
@@ -305,15 +294,11 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
   const bool tma_store_ok = wgmma_swapped(plan_.tile) || p.c_vectors;
   const bool whole = whole_ && tma_store_ok;
   const bool pingpong = pingpong_ && tma_store_ok;
-  // Rows TMA cannot read (K % 8 != 0 or bases not 16-byte aligned) are read from a staged copy;
-  // with set_a_classes, A through its row-class maps where the config has the form (B staged).
+  // Rows TMA cannot read (K % 8 != 0 or bases not 16-byte aligned) are read from a staged copy.
   const bool staged = mainloop_ == Mainloop::Wgmma && !p.vector_loads;
+  last_staged_ = staged;
   const WgmmaEntry* wg =
       mainloop_ == Mainloop::Wgmma ? &wgmma_entry_for(plan_.tile, plan_.cluster) : nullptr;
-  const bool classes = staged && a_classes_ && wg->classes_main != nullptr &&
-                       plan_may_read_a_classes(plan_) && plan_.problem.m >= kRowClasses;
-  last_staged_ = staged;
-  last_a_classes_ = classes;
   if (wg != nullptr) {
     const __nv_bfloat16* a = ops.a;
     const __nv_bfloat16* b = ops.b;
@@ -321,37 +306,20 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     if (staged) {
       allocate_staging();
       pitch = staged_row_pitch(plan_.problem.k);
-      const StageJob stage_a = classes ? StageJob{} : StageJob{ops.a, staged_a_, plan_.problem.m};
-      stage_rows(stage_a, {ops.b, staged_b_, plan_.problem.n}, plan_.problem.k, pitch, stream);
+      stage_rows({ops.a, staged_a_, plan_.problem.m}, {ops.b, staged_b_, plan_.problem.n},
+                 plan_.problem.k, pitch, stream);
       a = staged_a_;
       b = staged_b_;
     }
-    constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
-    if (!classes && a != map_a_ptr_) {
+    if (a != map_a_ptr_ || b != map_b_ptr_) {
+      constexpr auto kBoxK = static_cast<uint32_t>(kTileK);
       map_a_ = encode_operand_map(a, plan_.problem.m, plan_.problem.k, pitch, wg->slice_rows_a,
                                   kBoxK, l2_promotion_bytes_);
-      map_a_ptr_ = a;
-    }
-    if (b != map_b_ptr_) {
       map_b_ = encode_operand_map(b, plan_.problem.n, plan_.problem.k, pitch, wg->slice_rows_b,
                                   kBoxK, l2_promotion_bytes_);
+      map_a_ptr_ = a;
       map_b_ptr_ = b;
     }
-    if (classes && ops.a != classes_ptr_) {
-      constexpr auto kClassBoxK = static_cast<uint32_t>(kTileK + kAClassBoxExtraElems);
-      classes_ = encode_a_class_maps(ops.a, plan_.problem.m, plan_.problem.k,
-                                     static_cast<uint32_t>(plan_.tile.m / kRowClasses), kClassBoxK,
-                                     l2_promotion_bytes_);
-      if (classes_dev_ == nullptr) {
-        check_cuda(cudaMalloc(&classes_dev_, sizeof(AClassMaps)), "row-class maps");
-      }
-      // From pageable memory: staged before the call returns, ordered before the launch.
-      check_cuda(cudaMemcpyAsync(classes_dev_, &classes_, sizeof(AClassMaps),
-                                 cudaMemcpyHostToDevice, stream),
-                 "row-class maps copy");
-      classes_ptr_ = ops.a;
-    }
-    p.a_classes = classes ? classes_dev_ : nullptr;
     if (p.c_vectors && ops.c != map_c_ptr_) {
       constexpr auto kBoxRows = static_cast<uint32_t>(kEpilogueBoxRows);
       constexpr auto kBoxCols = static_cast<uint32_t>(kEpilogueBoxCols);
@@ -364,19 +332,13 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
       map_c_ptr_ = ops.c;
     }
     TmaMaps maps;
-    maps.a = classes ? CUtensorMap{} : map_a_;
+    maps.a = map_a_;
     maps.b = map_b_;
     maps.c = p.c_vectors ? map_c_ : CUtensorMap{};
     maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);
     const WgmmaKernelFn main = pingpong ? wg->pingpong_main : whole ? wg->whole_main : wg->main;
-    if (classes) {
-      const int extra = wg->classes_smem_bytes - wg->smem_bytes;  // its own ring
-      ClusterLaunch launch(*wg, dim3(static_cast<unsigned>(shape_.grid)),
-                           dim3(static_cast<unsigned>(size)), stream, extra);
-      check_cuda(cudaLaunchKernelEx(&launch.config, wg->classes_main, plan_, p, maps),
-                 "gemm_kernel_wgmma A-class launch");
-    } else if (shape_.reduce_cluster > 0) {  // the splits of a tile as one cluster, no multicast
+    if (shape_.reduce_cluster > 0) {  // the splits of a tile as one cluster, no multicast
       ClusterLaunch launch = split_cluster_launch(*wg, plan_, stream);
       check_cuda(cudaLaunchKernelEx(&launch.config, wg->cluster_reduce_main, plan_, p, maps),
                  "gemm_kernel_wgmma split-K cluster launch");

@@ -67,11 +67,6 @@ class GemmLauncher {
   // default_l2_promotion(K)). Throws std::invalid_argument for one the TMA does not offer.
   void set_l2_promotion(int bytes);
   int l2_promotion() const { return l2_promotion_bytes_; }
-  // Whether later launches read an A of K % 8 != 0 in place through its row-class maps (the
-  // A-class form, a_classes.hpp), staging only B, where the config has that form
-  // (plan_may_read_a_classes) and A has at least 8 rows; default off (staged). Opt-in until
-  // measured against the staged copy on a GPU.
-  void set_a_classes(bool on) { a_classes_ = on; }
   // Synchronizes `stream` and copies the trace of the last launch (traced launchers only).
   TraceResult read_trace(cudaStream_t stream) const;
 
@@ -82,8 +77,6 @@ class GemmLauncher {
   // Whether the last launch read staged copies of A and B (wgmma rows TMA cannot read: K % 8 != 0
   // or bases not 16-byte aligned; stage_rows.hpp).
   bool last_staged() const { return last_staged_; }
-  // Whether the last launch read A through its row-class maps (and only B staged).
-  bool last_a_classes() const { return last_a_classes_; }
   // Whether wgmma launches run the ping-pong form (plan_runs_pingpong: the plan's tile, whole-tile
   // segments, its CTAs' most segments, its k-tiles, C's rows); a launch whose C base is not
   // 16-byte aligned or whose C is fp32 runs the cooperative form (the ping-pong form stores
@@ -99,8 +92,6 @@ class GemmLauncher {
   bool traced_;
   Mainloop mainloop_;
   bool last_staged_ = false;
-  bool a_classes_ = false;
-  bool last_a_classes_ = false;
   LaunchShape shape_;
   bool whole_ = false;  // plan_walks_whole_tiles
   bool pingpong_ = false;
@@ -119,9 +110,6 @@ class GemmLauncher {
   CUtensorMap map_b_{};
   CUtensorMap map_c_{};
   CUtensorMap map_c_tail_{};
-  const void* classes_ptr_ = nullptr;  // A of the cached row-class maps
-  AClassMaps classes_{};
-  AClassMaps* classes_dev_ = nullptr;  // their device copy (GemmParams::a_classes)
 };
 
 // How many CTAs (and clusters) of one kernel instantiation can be resident.

@@ -87,30 +87,6 @@ CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_
                          CU_TENSOR_MAP_SWIZZLE_128B, promotion_of(l2_promotion_bytes));
 }
 
-AClassMaps encode_a_class_maps(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k, int l2_promotion_bytes) {
-  constexpr auto kRowBytes = static_cast<uintptr_t>(kTmaRowAlignElems * kBf16Bytes);  // 16
-  const auto at = reinterpret_cast<uintptr_t>(base);
-  if (rows < kRowClasses || at % kBf16Bytes != 0) {
-    throw std::invalid_argument("row-class maps need at least " + std::to_string(kRowClasses) +
-                                " rows and a 2-byte aligned base");
-  }
-  const CUtensorMapL2promotion promotion = promotion_of(l2_promotion_bytes);
-  AClassMaps maps{};
-  for (int c = 0; c < kRowClasses; ++c) {
-    const uintptr_t row_start = at + static_cast<uintptr_t>(c * k * kBf16Bytes);
-    const uintptr_t aligned = row_start / kRowBytes * kRowBytes;
-    const auto shift = static_cast<int64_t>((row_start - aligned) / kBf16Bytes);
-    const int64_t class_rows = (rows - c + kRowClasses - 1) / kRowClasses;
-    maps.shift[c] = static_cast<int32_t>(shift);
-    const auto box_class_rows = box_rows + static_cast<uint32_t>(c);  // c leading rows
-    maps.map[c] =
-        encode_bf16_map(reinterpret_cast<void*>(aligned), class_rows, k + shift, kRowClasses * k,
-                        box_class_rows, box_k, CU_TENSOR_MAP_SWIZZLE_NONE, promotion);
-  }
-  return maps;
-}
-
 CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
                               uint32_t box_cols) {
   constexpr uint32_t kSwizzleBytes = 128;

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 
-#include "cuda/kernel/a_classes.hpp"
 #include "sim/decomp/types.hpp"
 
 namespace lw::cuda {
@@ -43,14 +42,5 @@ CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_
 // dense rows; elements outside the matrix are not written. Throws like encode_operand_map.
 CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
                               uint32_t box_cols);
-
-// The A-class maps of a row-major `rows` x `k` bf16 matrix at `base` (2-byte aligned, rows >=
-// kRowClasses, rows k elements apart whatever k): map c holds rows c, c + 8, ... (a_classes.hpp),
-// boxes of `box_k` x (`box_rows` + c) elements (box_k: a k-tile + kAClassBoxExtraElems; c leading
-// rows, sim/decomp/kernel_configs.hpp), dense (no swizzle), promoted into L2 by
-// `l2_promotion_bytes`. Throws like encode_operand_map, std::invalid_argument for fewer rows or a
-// base that is not 2-byte aligned.
-AClassMaps encode_a_class_maps(const void* base, int64_t rows, int64_t k, uint32_t box_rows,
-                               uint32_t box_k, int l2_promotion_bytes);
 
 }  // namespace lw::cuda

@@ -8,11 +8,8 @@ at one operand L2 promotion (--promotion BYTES) or, by default, at the kernels' 
 K % 64 == 0, else 128 B; cuda/tensor_map.hpp); files without an l2_promotion column count as 256 B.
 With --align 8 the partners are K rounded up to 8 (K % 8 != 0 shapes: the staging copy's cost,
 configs/shapes/unaligned-k8-pairs.csv) and the limit defaults to 15 %.
-With --operands staged|classes only the rows whose misaligned operands were read that way (the
-CSV's operands column: a padded copy, or row-class maps), and their aligned partners.
 Usage: tools/pair_report.py RESULTS.csv[.gz] [--promotion rule|0|64|128|256] [--align 64|8]
-       [--limit-pct PCT] [--config TILE,CLUSTER]  (one config's rows only, e.g. 128x256x64,2x1)
-       [--operands staged|classes]"""
+       [--limit-pct PCT] [--config TILE,CLUSTER]  (one config's rows only, e.g. 128x256x64,2x1)"""
 import argparse
 import csv
 import gzip
@@ -68,16 +65,10 @@ def main():
     ap.add_argument("--limit-pct", type=float, default=None,
                     help="a pair's cost target, percent (default 5, with --align 8: 15)")
     ap.add_argument("--config", default=None, help="TILE,CLUSTER: only that config's rows")
-    ap.add_argument("--operands", default=None, choices=["staged", "classes"],
-                    help="only rows whose misaligned operands were read this way")
     args = ap.parse_args()
     if args.limit_pct is None:
         args.limit_pct = 5.0 if args.align == K_ALIGN else 15.0
     shapes = load(args.csv, args.promotion)
-    if args.operands:  # aligned rows read their operands directly ("tma") and stay
-        shapes = {s: [r for r in rows if r.get("operands") in (args.operands, "tma")]
-                  for s, rows in shapes.items()}
-        shapes = {s: rows for s, rows in shapes.items() if rows}
     if args.config:
         tile, cluster = args.config.split(",")
         shapes = {s: [r for r in rows if r["tile"] == tile and r["cluster"] == cluster]

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
   std::string mainloop = "wgmma", tiles = tile_text(kDefaultTile), clusters = "1x1";
   std::string model, gpu = "h200", swizzles = "1";
-  std::string promotions, operand_paths;
+  std::string promotions;
   int64_t m = 0, n = 0, k = 0, splits = 2, top = 1;
   int reps = 20, warmup = 3;
   uint64_t shuffle = 0;
@@ -105,11 +105,7 @@ int main(int argc, char** argv) {
       "l2-promotion", po::value(&promotions),
       "comma list of the operand loads' L2 promotion in bytes: 0, 64, 128, 256 (default: the "
       "kernels' rule, 256 where K % 64 == 0, else 128)")(
-      "operands", po::value(&operand_paths),
-      "comma list of how wgmma launches read rows of K % 8 != 0: staged (a padded copy first), "
-      "classes (A through one map per row class mod 8 where the config has the A-class form, B "
-      "staged; else staged); default staged")("reps", po::value(&reps),
-                                              "timed samples per configuration (default 20)")(
+      "reps", po::value(&reps), "timed samples per configuration (default 20)")(
       "warmup", po::value(&warmup), "untimed launches first (default 3)")(
       "shuffle", po::value(&shuffle),
       "time each shape's configurations in a random order drawn from this seed (default 0: in "
@@ -201,21 +197,6 @@ int main(int argc, char** argv) {
                                       " is not one of 0, 64, 128, 256");
         }
       }
-    }
-    if (vm.count("operands")) {
-      opt.operand_paths.clear();
-      std::stringstream list(operand_paths);
-      std::string path;
-      while (std::getline(list, path, ',')) {
-        if (path != kOperandsStaged && path != kOperandsClasses) {
-          throw std::invalid_argument("--operands: '" + path + "' is not staged or classes");
-        }
-        opt.operand_paths.push_back(path);
-      }
-      if (opt.operand_paths.empty()) throw std::invalid_argument("--operands: empty list");
-    }
-    if (opt.auto_pick && vm.count("operands")) {
-      throw std::invalid_argument("--operands applies to the listed decompositions, not auto");
     }
     if (opt.auto_pick && vm.count("l2-promotion")) {
       throw std::invalid_argument("--l2-promotion applies to the listed decompositions, not auto");

@@ -119,7 +119,7 @@ std::string csv_header() {
   return "m,n,k,sms,decomposition,reduction,splits,grid,median_ms,p10_ms,p90_ms,tflops,cublas_ms,"
          "cublas_tflops,rel_err,rel_err_fp64,sm_clock_mhz,choice,tiles,k_tiles,sk_tiles,sk_units,"
          "ok,mainloop,tile,cluster,reason,picked,predicted_us,auto_rank,swizzle,l2_promotion,"
-         "consumers,operands\n";
+         "consumers\n";
 }
 
 std::string csv_row(const ResultRow& r) {
@@ -142,7 +142,7 @@ std::string csv_row(const ResultRow& r) {
   return row + "," + tile_text(r.tile) + "," + cluster_text(r.cluster) + "," + csv_field(r.reason) +
          "," + r.picked + "," + predicted + "," + std::to_string(r.auto_rank) + "," +
          std::to_string(r.swizzle) + "," + std::to_string(r.l2_promotion) + "," + r.consumers +
-         "," + r.operands + "\n";
+         "\n";
 }
 
 std::string trace_file(const std::string& base, bool single, const Problem& p, int64_t sms,
@@ -271,7 +271,6 @@ struct Config {
   cuda::Mainloop mainloop;
   int64_t swizzle = 1;
   int64_t l2_promotion = kKernelsL2Promotion;
-  std::string operands;  // BenchOptions::operand_paths entry
 };
 
 // A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
@@ -288,8 +287,7 @@ std::vector<Config> configs_in_order(const BenchOptions& opt,
         for (const cuda::Mainloop ml : mainloops)
           for (const int64_t swizzle : opt.swizzles)
             for (const int64_t promotion : opt.l2_promotions)
-              for (const std::string& operands : opt.operand_paths)
-                configs.push_back({tile, cluster, name, ml, swizzle, promotion, operands});
+              configs.push_back({tile, cluster, name, ml, swizzle, promotion});
   if (opt.shuffle_seed != 0) {
     std::mt19937_64 rng(opt.shuffle_seed ^ (kShuffleStride * (shape_index + 1)));
     std::shuffle(configs.begin(), configs.end(), rng);
@@ -316,7 +314,6 @@ bool trace_config(const Plan& plan, const Config& cfg, ShapeInputs& in, int64_t 
   if (cfg.l2_promotion != kKernelsL2Promotion) {
     traced.set_l2_promotion(static_cast<int>(cfg.l2_promotion));
   }
-  if (!cfg.operands.empty()) traced.set_a_classes(cfg.operands == kOperandsClasses);
   poison(in.c_trace.p, in.mn, kBf16Bytes, s);
   traced.launch(cuda::Operands{in.a.p, in.b.p, in.c_trace.p}, s);
   const std::vector<TracedCta> ctas = traced_ctas(plan, traced.read_trace(s));
@@ -350,7 +347,6 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
     if (cfg.l2_promotion != kKernelsL2Promotion) {
       gemm->set_l2_promotion(static_cast<int>(cfg.l2_promotion));
     }
-    if (!cfg.operands.empty()) gemm->set_a_classes(cfg.operands == kOperandsClasses);
   } catch (const std::invalid_argument& e) {
     r.ok = false;
     r.reduction = reduction_name(opt.reduction);  // nothing ran: the row names the request
@@ -362,9 +358,6 @@ void run_config(const Config& cfg, ShapeInputs& in, int64_t sms, cudaStream_t s,
   poison(in.c.p, in.mn, kBf16Bytes, s);
   gemm->launch(ops, s);
   r.mainloop = cuda::mainloop_name(gemm->mainloop());
-  r.operands = gemm->last_a_classes() ? kOperandsClasses
-               : gemm->last_staged()  ? kOperandsStaged
-                                      : "tma";
   if (gemm->mainloop() == cuda::Mainloop::Wgmma) {
     r.consumers = gemm->pingpong() ? "pingpong" : "cooperative";
   }
@@ -410,8 +403,7 @@ std::vector<ResultRow> run_auto(AutoChooser& chooser, ShapeInputs& in, int64_t s
     r.picked = b.schedule;
     r.predicted_us = chooser.to_us(b.makespan);
     r.auto_rank = static_cast<int64_t>(rows.size());
-    const Config cfg{b.tile, b.cluster,           b.schedule, cuda::Mainloop::Wgmma,
-                     1,      kKernelsL2Promotion, ""};
+    const Config cfg{b.tile, b.cluster, b.schedule, cuda::Mainloop::Wgmma};
     run_config(cfg, in, sms, s, flush, opt, "auto", r);
     set_cublas(r, in, s, blas, flush, opt);
   }
@@ -460,7 +452,6 @@ size_t run_partition(int device, int64_t sms_req, const BenchOptions& opt, Fp64C
       if (label_ml) label += "-" + r.mainloop;
       if (opt.swizzles.size() > 1) label += "-s" + std::to_string(cfg.swizzle);
       if (opt.l2_promotions.size() > 1) label += "-l2p" + std::to_string(cfg.l2_promotion);
-      if (opt.operand_paths.size() > 1) label += "-" + cfg.operands;
       run_config(cfg, in, sms, s, flush, opt, label, r);
       set_cublas(r, in, s, blas, flush, opt);
       log_row(r);

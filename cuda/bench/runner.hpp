@@ -18,9 +18,6 @@ namespace lw::bench {
 
 // A --l2-promotion entry meaning "whatever the kernels choose for the shape".
 constexpr int64_t kKernelsL2Promotion = -1;
-// --operands entries.
-inline constexpr const char* kOperandsStaged = "staged";
-inline constexpr const char* kOperandsClasses = "classes";
 
 struct BenchOptions {
   std::vector<Problem> shapes;
@@ -33,10 +30,6 @@ struct BenchOptions {
   // L2 promotion of the operand loads in bytes (cuda/tensor_map.hpp), each a CSV row;
   // kKernelsL2Promotion: the kernels' own rule (cuda::default_l2_promotion).
   std::vector<int64_t> l2_promotions = {kKernelsL2Promotion};
-  // How wgmma launches read rows TMA cannot address as one map (K % 8 != 0), each a CSV row:
-  // kOperandsStaged (a padded copy first) or kOperandsClasses (row-class maps where the config
-  // has the A-class form, GemmLauncher::set_a_classes); empty entry: the launcher's default.
-  std::vector<std::string> operand_paths = {""};
   int warmup = 3;
   int reps = 20;
   // 0: each shape's configurations run in the given order; else in a permutation drawn from this
@@ -74,9 +67,6 @@ struct ResultRow : PlanSummary {
   ClusterShape cluster;
   int64_t swizzle = 1;       // the plan's tile swizzle
   int64_t l2_promotion = 0;  // bytes, of the operand loads (what the launch used)
-  // How the launch read A and B: "tma" (their own maps or cp.async rows), "staged" (a padded
-  // copy), "classes" (A through its row-class maps, B staged).
-  std::string operands;
   // wgmma launches: "pingpong" or "cooperative" consumers (plan_runs_pingpong); else empty.
   std::string consumers;
   std::string reason;  // why the configuration could not run (ok = 0, nothing timed); else empty

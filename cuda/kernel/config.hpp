@@ -36,10 +36,9 @@ struct KernelConfig {
 // produces (one thread walks the plan and issues TMA loads into a ring of stages; in a cluster it
 // loads a slice of the shared operand and multicasts it); warpgroups 1 and 2 consume (wgmma), each
 // owning a kWgRows x kWgCols block of the tile (ping-pong: the whole tile of every other
-// segment), then run fixup and epilogue. kWhole: the whole-tile form (below); kCls: the A-class
-// form (below).
+// segment), then run fixup and epilogue. kWhole: the whole-tile form (below).
 template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false, bool kWhole = kPp,
-          bool kDsm = false, bool kCls = false>
+          bool kDsm = false>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
   static constexpr int kTileN = kN;
@@ -70,14 +69,6 @@ struct WgmmaConfig {
   // so the other forms compile none of its code.
   static constexpr bool kClusterReduce = kDsm;
   static_assert(!kDsm || (!kPp && !kWhole && kCm * kCn == 1), "a general 1x1 form");
-  // The A-class form (kernel_has_a_classes): A of K % 8 != 0 read in place through one tensor
-  // map per row class mod 8 into the wgmma's register operand (mainloop_classes.cuh); B staged.
-  // A general cooperative form: it runs every plan of its config.
-  static constexpr bool kClassesA = kCls;
-  static_assert(!kCls ||
-                    (!kPp && !kWhole && !kDsm &&
-                     kernel_has_a_classes(TileShape{kM, kN, cuda::kTileK}, ClusterShape{kCm, kCn})),
-                "the A-class form is a general form of a config that has it");
   static constexpr int kBlockOwners = kPingpong ? 1 : kConsumers;  // warpgroups sharing a tile
   static constexpr int kConsumersN = kPingpong ? 1 : wgmma_consumers_along_n(kFrameM);
   static constexpr int kConsumersM = kBlockOwners / kConsumersN;
@@ -101,33 +92,22 @@ struct WgmmaConfig {
   static constexpr int kStageReaderWarps =
       kAlternateK || kPingpong ? kConsumerWarps / kConsumers : kConsumerWarps;
   static constexpr int kEmptyArrivals = kStageReaderWarps * kClusterSize;
-  static constexpr int kBytesA =
-      kCls ? static_cast<int>(a_classes_bytes(TileShape{kM, kN, cuda::kTileK}))
-           : kM * kTileK * kElemBytes;
+  static constexpr int kBytesA = kM * kTileK * kElemBytes;
   static constexpr int kBytesB = kN * kTileK * kElemBytes;
   static constexpr int kStageBytes = kBytesA + kBytesB;
-  // Bytes the TMA writes into one stage (the full barrier's transaction count): the A-class
-  // boxes' rows are wider than a k-tile and their padding is not written.
-  static constexpr int kStageTxBytes =
-      kCls ? static_cast<int>(a_classes_tx_bytes(TileShape{kM, kN, cuda::kTileK})) + kBytesB
-           : kStageBytes;
   // The shared-memory layout and stage count: one rule, sim/decomp/kernel_configs.hpp.
   static constexpr int kAlign = static_cast<int>(kWgmmaSmemAlign);
   static constexpr int kBarrierRoom = static_cast<int>(kWgmmaBarrierBytes);
   static constexpr int kEpilogueBuffers =
-      static_cast<int>(wgmma_epilogue_buffers(TileShape{kM, kN, kTileK}, kCls));
+      static_cast<int>(wgmma_epilogue_buffers(TileShape{kM, kN, kTileK}));
   static constexpr int kEpilogueBytes = static_cast<int>(wgmma_epilogue_bytes(kEpilogueBuffers));
   // A consumer's columns in whole store boxes, and the narrower box of the rest (0: none).
   static constexpr int kEpilogueBoxes = kWgCols / kEpilogueBoxCols;
   static constexpr int kTailCols = kWgCols % kEpilogueBoxCols;
-  static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}, kCls));
-  static constexpr int kRingBytes =
-      static_cast<int>(wgmma_ring_bytes(TileShape{kM, kN, kTileK}, kCls));
-  static constexpr int kSmemBytes =
-      static_cast<int>(wgmma_smem_bytes(TileShape{kM, kN, kTileK}, kCls));
-  static_assert(kSmemBytes == kAlign + kRingBytes + kBarrierRoom + kEpilogueBytes,
+  static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}));
+  static constexpr int kSmemBytes = static_cast<int>(wgmma_smem_bytes(TileShape{kM, kN, kTileK}));
+  static_assert(kSmemBytes == kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes,
                 "the layout make_ring carves");
-  static_assert(kCls || kRingBytes == kStages * kStageBytes, "whole stages of swizzle atoms");
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace
   // Register split (setmaxnreg): the producer warpgroup gives registers to the consumers.
   static constexpr int kProducerRegs = 40;
@@ -140,8 +120,7 @@ struct WgmmaConfig {
   static_assert(kWgCols % 8 == 0 && kMmaCols <= 256, "wgmma N is a multiple of 8 up to 256");
   static_assert(!kAlternateK || (kMBlocks == 1 && kConsumersN == kConsumers),
                 "alternating consumers each own one m64 block's half");
-  static_assert(kBytesB % kAlign == 0 && (kCls || kBytesA % kAlign == 0),
-                "stages stay swizzle-aligned (the A-class form's B stages come first)");
+  static_assert(kBytesB % kAlign == 0 && kBytesA % kAlign == 0, "stages stay swizzle-aligned");
   static_assert(kernel_has_config(TileShape{kM, kN, kTileK}, ClusterShape{kCm, kCn}),
                 "a tile x cluster of sim/decomp/kernel_configs.hpp");
   static_assert(kStages >= 2, "the ring needs two stages");
@@ -150,8 +129,7 @@ struct WgmmaConfig {
                 "a warp's rows of an m64 block are one store box");
   static_assert(kEpilogueBoxBytes % kAlign == 0, "store boxes stay swizzle-aligned");
   static_assert(kTailCols % 8 == 0, "a tail box is whole 16-byte rows");
-  static_assert(kStageBytes == wgmma_stage_bytes(TileShape{kM, kN, kTileK}, kCls),
-                "A + B of a k-tile");
+  static_assert(kStageBytes == wgmma_stage_bytes(TileShape{kM, kN, kTileK}), "A + B of a k-tile");
   static_assert(kProducerRegs * kWarpgroupThreads + kConsumerRegs * kConsumerThreads <= 65536,
                 "register file of one SM");
 };

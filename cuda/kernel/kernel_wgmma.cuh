@@ -4,8 +4,7 @@
 // fixup and epilogue on their 256 threads (ping-pong: each on its own 128, every other whole tile
 // of the walk, so that one's epilogue overlaps the other's MMAs), storing bf16 tiles
 // through the TMA without waiting for the stores (a swapped tile's transpose from registers).
-// setmaxnreg moves registers from producer to consumers. The A-class form (Cfg::kClassesA) reads
-// A through the row-class maps at GemmParams::a_classes.
+// setmaxnreg moves registers from producer to consumers.
 #pragma once
 #include "cuda/kernel/epilogue_staged.cuh"
 #include "cuda/kernel/epilogue_tma.cuh"
@@ -33,13 +32,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) {
-      if constexpr (Cfg::kClassesA) {
-        produce<Cfg>(plan, maps, ring, p.a_classes);  // A through its row-class maps
-      } else {
-        produce<Cfg>(plan, maps, ring);
-      }
-    }
+    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring);
   } else {
     ptx::regs_alloc<Cfg::kConsumerRegs>();
     CtaWalk w;
@@ -63,11 +56,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             if constexpr (Cfg::kPingpong) {
               if (n > 0) await_turn(ring, consumer, turns);
             }
-            if constexpr (Cfg::kClassesA) {
-              consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc, p.a_classes);
-            } else {
-              consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc);
-            }
+            consume<Cfg, L>(ring, pos, segment_iters(seg), consumer, acc);
             if constexpr (Cfg::kPingpong) pass_turn<Cfg, L>(ring, consumer);
           },
           [&](int64_t tm, int64_t tn, const typename L::Acc& acc) {

@@ -8,7 +8,6 @@
 
 #include "cuda/kernel/config.hpp"
 #include "cuda/kernel/frag_layout.cuh"
-#include "cuda/kernel/mainloop_classes.cuh"
 #include "cuda/kernel/ptx.cuh"
 #include "cuda/kernel/ptx_hopper.cuh"
 #include "cuda/kernel/ptx_wgmma.cuh"
@@ -37,27 +36,16 @@ static_assert(kSmemRowBytes == 128, "one k-tile row is one 128-byte swizzle row"
 // Shared-memory addresses of the stage ring and its barriers.
 template <class Cfg>
 struct Ring {
-  uint32_t stages = 0;   // stage s: A at stages + s * kStageBytes, B kBytesA later (the A-class
-                         // form: every stage's B from `stages`, then every stage's A)
+  uint32_t stages = 0;   // stage s: A at stages + s * kStageBytes, B kBytesA later
   uint32_t full = 0;     // full[s]: producer's expect_tx arrive + TMA bytes
   uint32_t empty = 0;    // empty[s]: one arrive per consumer warp (of every CTA of the cluster)
   uint32_t staging = 0;  // the consumer warps' epilogue store boxes (1024-byte aligned)
   uint32_t turn = 0;     // turn[g]: ping-pong consumer g may start its next MAC loop
   static constexpr uint32_t kBarBytes = 8;
   __device__ uint32_t a(int s) const {
-    if constexpr (Cfg::kClassesA) {
-      return stages + Cfg::kStages * Cfg::kBytesB + static_cast<uint32_t>(s) * Cfg::kBytesA;
-    } else {
-      return stages + static_cast<uint32_t>(s) * Cfg::kStageBytes;
-    }
+    return stages + static_cast<uint32_t>(s) * Cfg::kStageBytes;
   }
-  __device__ uint32_t b(int s) const {
-    if constexpr (Cfg::kClassesA) {
-      return stages + static_cast<uint32_t>(s) * Cfg::kBytesB;
-    } else {
-      return a(s) + Cfg::kBytesA;
-    }
-  }
+  __device__ uint32_t b(int s) const { return a(s) + Cfg::kBytesA; }
   __device__ uint32_t full_bar(int s) const { return full + static_cast<uint32_t>(s) * kBarBytes; }
   __device__ uint32_t empty_bar(int s) const {
     return empty + static_cast<uint32_t>(s) * kBarBytes;
@@ -94,7 +82,7 @@ __device__ __forceinline__ Ring<Cfg> make_ring(char* smem) {
   const uint32_t raw = ptx::smem_addr(smem);
   Ring<Cfg> r;
   r.stages = (raw + Cfg::kAlign - 1) / Cfg::kAlign * Cfg::kAlign;
-  r.staging = r.stages + Cfg::kRingBytes;
+  r.staging = r.stages + Cfg::kStages * Cfg::kStageBytes;
   r.full = r.staging + Cfg::kEpilogueBytes;
   r.empty = r.full + Cfg::kStages * Ring<Cfg>::kBarBytes;
   r.turn = r.empty + Cfg::kStages * Ring<Cfg>::kBarBytes;
@@ -180,21 +168,11 @@ __device__ __forceinline__ void drain_ring(const Ring<Cfg>& ring, RingPos<Cfg> p
   }
 }
 
-// Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order; the
-// A-class form loads A through `cls` (its one AClassMaps; none in the other forms).
-template <class Cfg, class... Cls>
+// Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order.
+template <class Cfg>
 __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
-                                        const Ring<Cfg>& ring, const Cls*... cls) {
-  static_assert(sizeof...(Cls) == (Cfg::kClassesA ? 1 : 0), "the A-class form's maps, only there");
-  if constexpr (Cfg::kClassesA) {
-    for (int c = 0; c < kRowClasses; ++c) {
-      const CUtensorMap* map = (&cls->map[c], ...);
-      ptx::fence_tensor_map_acquire(map);  // the host wrote them through the generic proxy
-      ptx::prefetch_tensor_map(map);
-    }
-  } else {
-    ptx::prefetch_tensor_map(&maps.a);
-  }
+                                        const Ring<Cfg>& ring) {
+  ptx::prefetch_tensor_map(&maps.a);
   ptx::prefetch_tensor_map(&maps.b);
   const int64_t rank = cluster_rank<Cfg>();
   const int64_t slice_a = rank / Cfg::kClusterM, slice_b = rank % Cfg::kClusterM;
@@ -212,13 +190,9 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
       const auto k0 = static_cast<int32_t>(kt * kTileK);
       const uint32_t full = ring.full_bar(pos.stage);
       ptx::mbar_wait(ring.empty_bar(pos.stage), pos.phase ^ 1);
-      ptx::mbar_arrive_expect_tx(full, Cfg::kStageTxBytes);  // own slices + the peers' multicasts
-      if constexpr (Cfg::kClassesA) {
-        load_a_classes<Cfg::kTileM>(ring.a(pos.stage), (*cls, ...), full, k0, row_a);
-      } else {
-        load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
-                                                           row_a, slice_a, ma);
-      }
+      ptx::mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // own slices + the peers' multicasts
+      load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
+                                                         row_a, slice_a, ma);
       load_slice<Cfg::kSliceRowsB, (Cfg::kClusterM > 1)>(ring.b(pos.stage), &maps.b, full, k0,
                                                          row_b, slice_b, mb);
       pos.advance();
@@ -272,28 +246,6 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
   }
 }
 
-// The A-class form's k-tile (mma_stage's): A from the registers `a` (load_a_frag).
-template <class Cfg, class A>
-__device__ __forceinline__ void mma_stage_classes(
-    const Ring<Cfg>& ring, int stage, int wg, const uint32_t (&a)[Cfg::kMBlocks][kWgmmaSteps][4],
-    A& acc) {
-  using Mma = ptx::WgmmaRs<Cfg::kMmaCols>;
-  static_assert(A::kSize == Cfg::kMBlocks * Mma::kRegs, "one accumulator block per m64 block");
-  static_assert(!Cfg::kSwapped && !Cfg::kAlternateK, "A's rows are the instructions' rows");
-  const uint32_t b_rows =
-      static_cast<uint32_t>((wg % Cfg::kConsumersN) * Cfg::kWgCols) * kSmemRowBytes;
-#pragma unroll
-  for (int ks = 0; ks < kWgmmaSteps; ++ks) {
-    const uint32_t k_off = static_cast<uint32_t>(ks) * kWgmmaKBytes;
-    const uint64_t desc_b = ptx::smem_desc_sw128(ring.b(stage) + b_rows + k_off);
-#pragma unroll
-    for (int mb = 0; mb < Cfg::kMBlocks; ++mb) {
-      auto& d = *reinterpret_cast<float(*)[Mma::kRegs]>(acc.v + mb * Mma::kRegs);
-      Mma::mma(d, a[mb][ks], desc_b);
-    }
-  }
-}
-
 // The MAC loop over ring k-tiles it = 0..iters of which this consumer multiplies those with
 // it % kEvery == first (every one, or alternate ones): keeps one wgmma group in flight and frees a
 // stage once the group reading it is done. Every consumer advances `pos` over all of them.
@@ -322,69 +274,6 @@ __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& po
   ptx::wgmma_wait<0>();
   acc_fence(acc);
   if (prev >= 0 && warp_leader) release_stage(ring, prev);
-}
-
-// The A-class form's register operand of one k-tile, and a compiler fence on it: a wgmma reads
-// its register operand while in flight, so those registers must stay untouched until the
-// wait_group that retires it (the fence after that wait keeps them live until there).
-template <class Cfg>
-using AFrags = uint32_t[Cfg::kMBlocks][kWgmmaSteps][4];
-template <class Cfg>
-__device__ __forceinline__ void frag_fence(AFrags<Cfg>& f) {
-#pragma unroll
-  for (int mb = 0; mb < Cfg::kMBlocks; ++mb)
-#pragma unroll
-    for (int ks = 0; ks < kWgmmaSteps; ++ks)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) asm volatile("" : "+r"(f[mb][ks][r])::"memory");
-}
-
-// One k-tile of the A-class form: loads its register operand into `cur`, issues its wgmmas, then
-// waits for the previous k-tile's group, which read `other` (free from here on).
-template <class Cfg, class A>
-__device__ __forceinline__ void mac_step_classes(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int wg,
-                                                 const AFragPlace& place, A& acc, AFrags<Cfg>& cur,
-                                                 AFrags<Cfg>& other, int& prev) {
-  ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
-#pragma unroll
-  for (int mb = 0; mb < Cfg::kMBlocks; ++mb)
-#pragma unroll
-    for (int ks = 0; ks < kWgmmaSteps; ++ks)
-      load_a_frag<Cfg::kTileM>(ring.a(pos.stage), place, mb, ks, cur[mb][ks]);
-  acc_fence(acc);
-  ptx::wgmma_fence();
-  mma_stage_classes(ring, pos.stage, wg, cur, acc);
-  ptx::wgmma_commit();
-  ptx::wgmma_wait<1>();
-  frag_fence<Cfg>(other);
-  acc_fence(acc);
-  if (prev >= 0 && threadIdx.x % kWarpSize == 0) release_stage(ring, prev);
-  prev = pos.stage;
-  pos.advance();
-}
-
-// mac_loop of the A-class form (every k-tile, one consumer block): two register operands in turn,
-// one being loaded while the other's wgmmas are in flight.
-template <class Cfg, class A>
-__device__ __forceinline__ void mac_loop_classes(const Ring<Cfg>& ring, RingPos<Cfg>& pos,
-                                                 int64_t iters, int wg, const AFragPlace& place,
-                                                 A& acc) {
-#pragma unroll
-  for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
-  if (iters <= 0) return;
-  AFrags<Cfg> f0 = {}, f1 = {};
-  int prev = -1;
-  int64_t it = 0;
-  for (; it + 1 < iters; it += 2) {
-    mac_step_classes(ring, pos, wg, place, acc, f0, f1, prev);
-    mac_step_classes(ring, pos, wg, place, acc, f1, f0, prev);
-  }
-  if (it < iters) mac_step_classes(ring, pos, wg, place, acc, f0, f1, prev);
-  ptx::wgmma_wait<0>();
-  acc_fence(acc);
-  frag_fence<Cfg>(f0);
-  frag_fence<Cfg>(f1);
-  if (prev >= 0 && threadIdx.x % kWarpSize == 0) release_stage(ring, prev);
 }
 
 // After alternating consumers' MAC loops: each consumer holds a whole-width partial sum `full`
@@ -445,11 +334,10 @@ __device__ __forceinline__ void pass_turn(const Ring<Cfg>& ring, int consumer) {
 
 // Consumer warpgroup `wg` (0 or 1): acc = its block of the tile over `iters` k-tiles from the
 // ring; with alternating consumers, over its k-tiles at the whole width, then the exchange;
-// ping-pong, the whole tile. The A-class form reads A's class boxes through `cls` (one
-// AClassMaps; none in the other forms).
-template <class Cfg, class L, class A, class... Cls>
+// ping-pong, the whole tile.
+template <class Cfg, class L, class A>
 __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
-                                        int wg, A& acc, const Cls*... cls) {
+                                        int wg, A& acc) {
   if constexpr (Cfg::kAlternateK) {
     if (iters <= 0) {  // both consumers return here: no exchange
 #pragma unroll
@@ -459,10 +347,6 @@ __device__ __forceinline__ void consume(const Ring<Cfg>& ring, RingPos<Cfg>& pos
     Accum<Cfg::kMmaFloats> full;
     mac_loop<Cfg, Cfg::kConsumers>(ring, pos, iters, wg, wg, full);
     add_partner_half<Cfg, L>(ring, wg, full, acc);
-  } else if constexpr (Cfg::kClassesA) {
-    const AFragPlace place =
-        a_frag_place<Cfg::kTileM>((*cls, ...), (wg / Cfg::kConsumersN) * Cfg::kWgRows);
-    mac_loop_classes(ring, pos, iters, wg, place, acc);
   } else {
     mac_loop<Cfg, 1>(ring, pos, iters, Cfg::kPingpong ? 0 : wg, 0, acc);
   }

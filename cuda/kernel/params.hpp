@@ -9,8 +9,6 @@
 
 namespace lw::cuda {
 
-struct AClassMaps;  // a_classes.hpp
-
 struct GemmParams {
   const __nv_bfloat16* a = nullptr;  // M x K row-major
   const __nv_bfloat16* b = nullptr;  // N x K row-major (K contiguous)
@@ -23,8 +21,6 @@ struct GemmParams {
   bool out_f32 = false;       // C is fp32 (else bf16)
   bool c_vectors = false;     // bf16 C 16-byte aligned with N % 8 == 0: TMA-store epilogue
   int32_t c_store_bytes = 0;  // staged epilogue's stores: the widest (bytes, 2 to 16) C allows
-  // The A-class form's row-class maps of A, in global memory (the launcher's copy); null elsewhere.
-  const AClassMaps* a_classes = nullptr;
 };
 
 }  // namespace lw::cuda

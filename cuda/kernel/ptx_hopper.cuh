@@ -59,12 +59,6 @@ __device__ __forceinline__ void prefetch_tensor_map(const void* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");
 }
 
-// Before the calling thread's first TMA through a tensor map in global memory that the host wrote
-// (the A-class form's, a_classes.hpp): the tensormap proxy sees those generic-proxy writes.
-__device__ __forceinline__ void fence_tensor_map_acquire(const void* map) {
-  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(map) : "memory");
-}
-
 // TMA: box at element coordinates (c0 = innermost, c1) of `map` -> shared `dst`, completing
 // its bytes on mbarrier `bar`. Out-of-bounds elements are zero-filled.
 __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* map, uint32_t bar, int32_t c0,

@@ -1,6 +1,6 @@
 // wgmma.mma_async m64nNk16 (bf16 x bf16 -> fp32, both operands K-major in 128B-swizzled shared
-// memory, or A from registers) for every N a kernel tile uses; the N/2-register operand lists are
-// generated with Boost.Preprocessor so each width is one line. Device-only (sm_90a).
+// memory) for every N a kernel tile uses; the N/2-register operand lists are generated with
+// Boost.Preprocessor so each width is one line. Device-only (sm_90a).
 #pragma once
 #include <boost/preprocessor/control/if.hpp>
 #include <boost/preprocessor/repetition/enum.hpp>
@@ -53,34 +53,6 @@ LW_WGMMA_DEFINE(208, 104, 104, 105)
 LW_WGMMA_DEFINE(224, 112, 112, 113)
 LW_WGMMA_DEFINE(256, 128, 128, 129)
 
-// D(64 x kN fp32) += A(64 x 16, registers: a[0..3], the m16n8k16 A fragment of each warp's 16
-// rows) * B(kN x 16, smem desc)^T: the A-class form's MMA (cuda/kernel/mainloop_classes.cuh).
-template <int kN>
-struct WgmmaRs;
-
-// a0..b: the operand numbers after the regs accumulators (regs ... regs + 4).
-#define LW_WGMMA_RS_DEFINE(n, regs, a0, a1, a2, a3, b)                                    \
-  template <>                                                                             \
-  struct WgmmaRs<n> {                                                                     \
-    static constexpr int kRegs = regs;                                                    \
-    static_assert(kRegs * 2 == n && a0 == regs && b == regs + 4, "operand numbers");      \
-    __device__ __forceinline__ static void mma(float (&d)[kRegs], const uint32_t (&a)[4], \
-                                               uint64_t db) {                             \
-      asm volatile(                                                                       \
-          "{\n.reg .pred scale_d;\nsetp.ne.b32 scale_d, 1, 0;\n"                          \
-          "wgmma.mma_async.sync.aligned.m64n" #n "k16.f32.bf16.bf16 {" BOOST_PP_REPEAT(   \
-              regs, LW_WGMMA_REG, ~) "}, {%" #a0 ", %" #a1 ", %" #a2 ", %" #a3 "}, %" #b  \
-                                     ", scale_d, 1, 1, 0;\n}\n"                           \
-          : BOOST_PP_ENUM(regs, LW_WGMMA_ACC, ~)                                          \
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));                         \
-    }                                                                                     \
-  };
-
-LW_WGMMA_RS_DEFINE(64, 32, 32, 33, 34, 35, 36)
-LW_WGMMA_RS_DEFINE(128, 64, 64, 65, 66, 67, 68)
-LW_WGMMA_RS_DEFINE(256, 128, 128, 129, 130, 131, 132)
-
-#undef LW_WGMMA_RS_DEFINE
 #undef LW_WGMMA_DEFINE
 #undef LW_WGMMA_ACC
 #undef LW_WGMMA_REG

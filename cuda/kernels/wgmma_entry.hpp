@@ -43,12 +43,6 @@ struct WgmmaEntry {
   // Plan::cluster_reduce plans only: the cooperative form whose fix-up writes partials into
   // the owner's shared memory; same threads, operand boxes and tail box, more shared memory.
   WgmmaKernelFn cluster_reduce_main = nullptr;
-  // The A-class form (kernel_has_a_classes; nullptr elsewhere), launched where the launcher was
-  // asked for it (GemmLauncher::set_a_classes) and A's rows are not 16-byte strided: a general
-  // cooperative form with its own ring (wider A boxes: fewer stages), same threads, B boxes and
-  // tail box; A through the row-class maps at GemmParams::a_classes.
-  WgmmaKernelFn classes_main = nullptr;
-  int classes_smem_bytes = 0;
 };
 
 constexpr size_t kWgmmaParts = 4;

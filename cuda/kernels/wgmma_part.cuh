@@ -32,14 +32,6 @@ WgmmaEntry wgmma_entry() {
                     "the splitk-dsm form launches like the cooperative one, plus its partials");
       e.cluster_reduce_main = gemm_kernel_wgmma<Dsm>;
     }
-    if constexpr (kernel_has_a_classes(kTile, kCluster)) {
-      using Cls = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, false, false, false, true>;
-      static_assert(Cls::kThreads == Cfg::kThreads && Cls::kSliceRowsB == Cfg::kSliceRowsB &&
-                        Cls::kTailCols == Cfg::kTailCols,
-                    "the A-class form launches like the cooperative one, with its own ring");
-      e.classes_main = gemm_kernel_wgmma<Cls>;
-      e.classes_smem_bytes = Cls::kSmemBytes;
-    }
     if constexpr (wgmma_can_pingpong(kTile)) {
       using Pp = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, true>;
       static_assert(Pp::kThreads == Cfg::kThreads && Pp::kSmemBytes == Cfg::kSmemBytes &&

@@ -171,72 +171,24 @@ inline constexpr int64_t kWgmmaConsumerWarps = kWgmmaConsumers * 4;  // 4 warps 
 constexpr int64_t wgmma_epilogue_bytes(int64_t buffers) {
   return kWgmmaConsumerWarps * buffers * kEpilogueBoxBytes;
 }
-// A of K % 8 != 0 read in place (the A-class form, opt-in: GemmLauncher::set_a_classes): the rows
-// of one residue class mod 8 are 16-byte strided, so each class is a tensor map of its own; a
-// stage holds per class c one box of t.m / 8 + c rows (c rows from before the tile first),
-// kAClassBoxExtraElems wider than the k-tile (a box must start 16-byte aligned in memory, so each
-// row lies its class's shift of 0-7 elements in), each box kTmaSmemAlign-aligned. The c leading
-// rows put a warp's 8 rows of one index (one per class) 4 banks apart per class (a 144-byte row
-// is 36 words): without them all 8 would start in bank 0, 8-way conflicts. Such a region is not a
-// whole number of swizzle atoms, so that form's ring holds every stage's B first and then every
-// stage's A. The consumers build wgmma's register A operand from it
-// (cuda/kernel/mainloop_classes.cuh); only B is staged.
-inline constexpr int64_t kAClassBoxExtraElems = kTmaRowAlignElems;
-inline constexpr int64_t kTmaSmemAlign = 128;  // a TMA box's shared-memory destination
-LW_HD constexpr int64_t a_class_row_bytes(const TileShape& t) {
-  return (t.k + kAClassBoxExtraElems) * kBf16Bytes;
-}
-LW_HD constexpr int64_t a_class_box_rows(const TileShape& t, int64_t c) {
-  return t.m / kTmaRowAlignElems + c;
-}
-LW_HD constexpr int64_t a_class_box_offset(const TileShape& t, int64_t c) {
-  int64_t at = 0;
-  for (int64_t i = 0; i < c; ++i) {
-    const int64_t bytes = a_class_box_rows(t, i) * a_class_row_bytes(t);
-    at += (bytes + kTmaSmemAlign - 1) / kTmaSmemAlign * kTmaSmemAlign;
-  }
-  return at;
-}
-constexpr int64_t a_classes_bytes(const TileShape& t) {
-  return a_class_box_offset(t, kTmaRowAlignElems);
-}
-// The bytes the TMA writes into one stage's A-class boxes.
-constexpr int64_t a_classes_tx_bytes(const TileShape& t) {
-  int64_t rows = 0;
-  for (int64_t c = 0; c < kTmaRowAlignElems; ++c) rows += a_class_box_rows(t, c);
-  return rows * a_class_row_bytes(t);
-}
-// A + B of one k-tile in a stage (`a_classes`: the A-class form's A region).
-constexpr int64_t wgmma_stage_bytes(const TileShape& t, bool a_classes = false) {
-  return (a_classes ? a_classes_bytes(t) : t.m * t.k * kBf16Bytes) + t.n * t.k * kBf16Bytes;
-}
+constexpr int64_t wgmma_stage_bytes(const TileShape& t) { return (t.m + t.n) * t.k * kBf16Bytes; }
 // Shared memory left to the ring beside `buffers` boxes per consumer warp.
 constexpr int64_t wgmma_ring_room(int64_t buffers) {
   return kWgmmaSmemLimit - kWgmmaSmemAlign - kWgmmaBarrierBytes - wgmma_epilogue_bytes(buffers);
 }
-constexpr int64_t wgmma_align_up(int64_t bytes) {
-  return (bytes + kWgmmaSmemAlign - 1) / kWgmmaSmemAlign * kWgmmaSmemAlign;
-}
-constexpr int64_t wgmma_stages(const TileShape& t, bool a_classes = false) {
-  const int64_t room = a_classes ? wgmma_ring_room(1) / kWgmmaSmemAlign * kWgmmaSmemAlign
-                                 : wgmma_ring_room(1);  // the A-class ring is rounded up
-  const int64_t fit = room / wgmma_stage_bytes(t, a_classes);
+constexpr int64_t wgmma_stages(const TileShape& t) {
+  const int64_t fit = wgmma_ring_room(1) / wgmma_stage_bytes(t);
   return fit < kWgmmaMaxStages ? fit : kWgmmaMaxStages;
 }
-// The ring's bytes, rounded up so that the store boxes after it start aligned (whole stages are
-// whole swizzle atoms but in the A-class form).
-constexpr int64_t wgmma_ring_bytes(const TileShape& t, bool a_classes = false) {
-  return wgmma_align_up(wgmma_stages(t, a_classes) * wgmma_stage_bytes(t, a_classes));
-}
-constexpr int64_t wgmma_epilogue_buffers(const TileShape& t, bool a_classes = false) {
-  return wgmma_ring_bytes(t, a_classes) <= wgmma_ring_room(kEpilogueMaxBuffers)
+constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
+  return wgmma_stages(t) * wgmma_stage_bytes(t) <= wgmma_ring_room(kEpilogueMaxBuffers)
              ? kEpilogueMaxBuffers
              : 1;
 }
 // A CTA's dynamic shared memory: alignment slack, the ring, the barriers, the store boxes.
-constexpr int64_t wgmma_smem_bytes(const TileShape& t, bool a_classes = false) {
-  return kWgmmaSmemAlign + wgmma_ring_bytes(t, a_classes) + kWgmmaBarrierBytes +
-         wgmma_epilogue_bytes(wgmma_epilogue_buffers(t, a_classes));
+constexpr int64_t wgmma_smem_bytes(const TileShape& t) {
+  return kWgmmaSmemAlign + wgmma_stages(t) * wgmma_stage_bytes(t) + kWgmmaBarrierBytes +
+         wgmma_epilogue_bytes(wgmma_epilogue_buffers(t));
 }
 
 // A Final owner's reduction (cuda/kernel/fixup.cuh) loads several peers' fp32 partial slots per L2
@@ -327,24 +279,6 @@ constexpr bool kernel_runs_cluster_reduce(const TileShape& t, const ClusterShape
          wgmma_smem_bytes(t) + kClusterReduceBarrierBytes +
                  (splits - 1) * cluster_reduce_partial_bytes(t) <=
              kWgmmaSmemLimit;
-}
-
-// Whether tile x cluster has the A-class form: a non-swapped tile whose consumers do not alternate
-// k-tiles, in a cluster that does not share A (each CTA loads its own class boxes), among the
-// tiles that won the K % 8 != 0 pairs (docs/PERFORMANCE.md, "K % 8 != 0").
-inline constexpr TileShape kAClassTiles[] = {
-    {64, 128, 64}, {128, 128, 64}, {128, 256, 64}, {256, 128, 64}};
-constexpr bool kernel_has_a_classes(const TileShape& t, const ClusterShape& c) {
-  bool listed = false;
-  for (const TileShape& a : kAClassTiles)
-    listed = listed || (a.m == t.m && a.n == t.n && a.k == t.k);
-  return listed && kernel_has_config(t, c) && c.n == 1 && c.m <= kPairClusterSize &&
-         !wgmma_swapped(t) && !wgmma_consumers_alternate_k(t);
-}
-// Whether the kernels may read plan p's A through its class maps: A's rows are not 16-byte strided
-// and the plan's config has the form (not splitk-dsm, whose splits are one cluster).
-constexpr bool plan_may_read_a_classes(const Plan& p) {
-  return plan_stages_operands(p) && !p.cluster_reduce && kernel_has_a_classes(p.tile, p.cluster);
 }
 
 }  // namespace lw

@@ -170,22 +170,6 @@ TEST_CASE("the whole-tile kernel forms run plans without a split region whose C 
   CHECK(walks_whole("dp", ragged_n, {16, 64, 64}));
 }
 
-TEST_CASE("the A-class form may read A where its rows are not 16-byte strided, on its configs") {
-  const auto may = [](const char* name, const Problem& p, const TileShape& t,
-                      ClusterShape c = ClusterShape{}) {
-    return plan_may_read_a_classes(
-        plan_schedule(name, p, t, GpuShape{kSms, 1}, Reduction::Deterministic, c).plan);
-  };
-  const Problem odd_k{1000, 3000, 4099}, aligned_k{1000, 3000, 4104};
-  CHECK(may("dp", odd_k, {128, 128, 64}));
-  CHECK(may("streamk", odd_k, {128, 256, 64}, ClusterShape{2, 1}));  // B shared, A not
-  CHECK(may("splitk:2", odd_k, {64, 128, 64}));
-  CHECK_FALSE(may("dp", aligned_k, {128, 128, 64}));                  // TMA reads A as it is
-  CHECK_FALSE(may("dp", odd_k, {128, 128, 64}, ClusterShape{1, 2}));  // A multicast: not the form
-  CHECK_FALSE(may("dp", odd_k, {128, 192, 64}));                      // a tile without the form
-  CHECK_FALSE(may("dp", odd_k, {64, 64, 64}));  // consumers alternate k-tiles: no register A
-}
-
 TEST_CASE("the kernels run on compute capability 9.0 only") {
   CHECK(cuda::device_refusal(9, 0, "NVIDIA H200").empty());
   CHECK(cuda::device_refusal(10, 0, "NVIDIA B200") ==

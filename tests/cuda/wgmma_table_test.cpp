@@ -165,38 +165,3 @@ TEST_CASE("a Final owner's reduction batch: the slots beside its accumulator wit
   }
   CHECK(lw::final_reduce_batch(4, 2) == 2);  // never more than the group awaited
 }
-
-TEST_CASE("the A-class form: 4 tiles x 1x1 / 2x1, its ring by hand, the other configs without it") {
-  // Its tiles in clusters that do not share A; not swapped, alternating, quad or A-sharing ones.
-  constexpr TileShape kTiles[] = {{64, 128, 64}, {128, 128, 64}, {128, 256, 64}, {256, 128, 64}};
-  int with_form = 0;
-  for (size_t i = 0; i < lw::cuda::kWgmmaEntries; ++i) {
-    const TileShape t = lw::kKernelTiles[i / lw::kKernelClusterCount];
-    const ClusterShape c = lw::kKernelClusters[i % lw::kKernelClusterCount];
-    bool listed = false;
-    for (const TileShape& a : kTiles) listed = listed || lw::same_tile(a, t);
-    const bool expect = listed && c.n == 1 && c.m <= 2;
-    INFO("tile " << t.m << "x" << t.n << " cluster " << c.m << "x" << c.n);
-    CHECK(lw::kernel_has_a_classes(t, c) == expect);
-    const lw::cuda::WgmmaEntry& e = lw::cuda::wgmma_entry_at(i);
-    CHECK((e.classes_main != nullptr) == expect);
-    if (expect) {
-      ++with_form;
-      CHECK(e.classes_smem_bytes == lw::wgmma_smem_bytes(t, true));
-    }
-  }
-  CHECK(with_form == 8);
-  // 128x128: class c's box holds 16 + c rows of 144 bytes (64 + 8 columns), each rounded up to
-  // 128 bytes: 2304 + 2560 + 2688 + 2816 + 2944 + 3072 + 3200 + 3328 = 22912; the TMA writes
-  // (128 + 28) x 144 = 22464 of them. A stage with B's 16384: 39296 bytes; 5 fit the 214016 bytes
-  // left beside one store box per warp (232448 - 1024 - 144 - 16384, rounded down to 1024), the
-  // ring rounded up to 196608 leaves room for two boxes per warp: 1024 + 196608 + 144 + 32768.
-  const TileShape sq{128, 128, 64};
-  CHECK(lw::a_classes_bytes(sq) == 22912);
-  CHECK(lw::a_classes_tx_bytes(sq) == 22464);
-  CHECK(lw::wgmma_stages(sq, true) == 5);
-  CHECK(lw::wgmma_smem_bytes(sq, true) == 230544);
-  CHECK(lw::wgmma_stages(TileShape{128, 256, 64}, true) == 3);  // 22912 + 32768 a stage
-  CHECK(lw::wgmma_stages(TileShape{64, 128, 64}, true) == 7);   // 13696 + 16384
-  CHECK(lw::wgmma_stages(sq) == 6);                             // the other forms unchanged
-}
