@@ -52,8 +52,8 @@ if ! [[ $part =~ ^[0-9]+/[0-9]+$ ]] || ((part_n < 1 || part_j >= part_n)); then
   echo "heldout_check.sh: LARGE_PART must be J/N with 0 <= J < N, not '$part'" >&2
   exit 2
 fi
-large_sfx=""
-((part_n > 1)) && large_sfx="-part${part_j}of${part_n}"
+large="$OUT/heldout-large"  # the large class's file prefix (one part of it: -partJofN)
+((part_n > 1)) && large+="-part${part_j}of${part_n}"
 split() {  # split CLASS [J N]: the held-out shapes of one class (rows J, J + N... of it), a CSV
   awk -F, -v want="$1" -v f="$SMALL_FLOPS" -v s="$SKINNY" -v j="${2:-0}" -v n="${3:-1}" '
     $1 !~ /^[0-9]/ { print; next }
@@ -61,7 +61,7 @@ split() {  # split CLASS [J N]: the held-out shapes of one class (rows J, J + N.
     (want == "small") == small && (row++ % n) == j { print }' configs/shapes/traffic-heldout-chooser.csv
 }
 split small >"$OUT/heldout-small-shapes.csv"
-split large "$part_j" "$part_n" >"$OUT/heldout-large$large_sfx-shapes.csv"
+split large "$part_j" "$part_n" >"$large-shapes.csv"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.draw,temperature.gpu \
   --format=csv,noheader | tee "$OUT/heldout-card.txt"
 # The small class's split counts: 2, 4 and 8 and the 3 and 6 that `best` tries (they win 3-6 % on
@@ -93,16 +93,16 @@ if [[ ,$WHICH, == *,small,* ]]; then
   for ((pass = 1; pass <= PASSES; pass++)); do small_pass "$pass"; done
 fi
 if [[ ,$WHICH, == *,large,* ]]; then
-  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large$large_sfx-shapes.csv" \
+  "$BIN/lastwave-bench" --shapes "$large-shapes.csv" \
     --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
     --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
-    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large$large_sfx-$SMS.csv" \
-    >"$OUT/heldout-large$large_sfx-$SMS-log.txt" 2>&1 || status=1
-  "$BIN/lastwave-bench" --shapes "$OUT/heldout-large$large_sfx-shapes.csv" --tile "$OCT_LARGE_TILES" \
+    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$large-$SMS.csv" \
+    >"$large-$SMS-log.txt" 2>&1 || status=1
+  "$BIN/lastwave-bench" --shapes "$large-shapes.csv" --tile "$OCT_LARGE_TILES" \
     --cluster 4x2,2x4 --decomposition dp-persistent --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
-    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-large$large_sfx-oct-$SMS.csv" \
-    >>"$OUT/heldout-large$large_sfx-$SMS-log.txt" 2>&1 || status=1
+    --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$large-oct-$SMS.csv" \
+    >>"$large-$SMS-log.txt" 2>&1 || status=1
 fi
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader |
   tee -a "$OUT/heldout-card.txt"

@@ -5,7 +5,8 @@
 # pass into -p2 files with the next shuffle seed; the large class re-times cuBLAS beside each
 # config past 0.5 ms; each class runs the eight-CTA clusters in a command of its own, the small
 # class the narrow tiles' pairs and lines of four in another; both small-class commands run cuBLAS's
-# deep-K tiles (64x48, 80x64).
+# deep-K tiles (64x48, 80x64). LARGE_PART=J/N runs every N-th large shape from J into -partJofN
+# files (the parts of one N split the class), and a malformed part exits 2 naming it.
 set -uo pipefail
 script="$1"
 shapes="$2"
@@ -51,4 +52,22 @@ small=$(grep -c '^[0-9]' "$tmp/out/heldout-small-shapes.csv")
 large=$(grep -c '^[0-9]' "$tmp/out/heldout-large-shapes.csv")
 [[ $((small + large)) -eq $(grep -c '^[0-9]' "$shapes") ]] || fail "the classes do not split the list"
 [[ $small -eq 127 && $large -eq 83 ]] || fail "classes $small / $large, expected 127 / 83"
+parts=()
+for j in 0 1 2; do
+  : >"$CALLS"
+  (cd "$tmp/repo" && PATH="$tmp/bin:$PATH" LARGE_PART=$j/3 bash cuda/bench/heldout_check.sh \
+    "$tmp/bin" "$tmp/part" 96 large >/dev/null 2>&1) || fail "LARGE_PART=$j/3: exit status"
+  f="$tmp/part/heldout-large-part${j}of3"
+  [[ -f $f-96.csv && -f $f-oct-96.csv ]] || fail "LARGE_PART=$j/3: no $f-96.csv / -oct-96.csv"
+  [[ $(wc -l <"$CALLS") -eq 2 ]] || fail "LARGE_PART=$j/3: expected the 2 large calls"
+  grep '^[0-9]' "$f-shapes.csv" >>"$tmp/parts.csv"
+  parts+=("$(grep -c '^[0-9]' "$f-shapes.csv")")
+done
+[[ ${parts[*]} == "28 28 27" ]] || fail "the parts hold ${parts[*]} shapes, expected 28 28 27"
+[[ $(sort "$tmp/parts.csv" | uniq | wc -l) -eq 83 ]] || fail "the three parts are not the 83"
+for bad in 3/3 x/2 1/0; do
+  err=$(cd "$tmp/repo" && PATH="$tmp/bin:$PATH" LARGE_PART=$bad bash cuda/bench/heldout_check.sh \
+    "$tmp/bin" "$tmp/bad" 132 large 2>&1 >/dev/null)
+  [[ $? -eq 2 && $err == *"LARGE_PART must be J/N"* ]] || fail "LARGE_PART=$bad: not refused ($err)"
+done
 exit $((failures > 0))
