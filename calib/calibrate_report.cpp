@@ -461,17 +461,29 @@ TrainingRange training_range(const CalibrationRun& run) {
   return r;
 }
 
+// The cases of `idx` and their predictions under preds[0].
+std::pair<std::vector<FitCase>, std::vector<double>> cases_of(const CalibrationRun& run,
+                                                              const IndexSet& idx) {
+  std::pair<std::vector<FitCase>, std::vector<double>> out;
+  for (size_t i : idx) {
+    out.first.push_back(run.cases[i]);
+    out.second.push_back(run.preds[0].pred[i]);
+  }
+  return out;
+}
+
 // The coverage section: the training split's points, the validation rows' bands under preds[0].
 Coverage run_coverage(const CalibrationRun& run) {
   std::vector<Measurement> train;
   for (size_t i : run.split.train) train.push_back(*run.cases[i].m);
-  std::vector<FitCase> held;
-  std::vector<double> predicted;
-  for (size_t i : run.split.held) {
-    held.push_back(run.cases[i]);
-    predicted.push_back(run.preds[0].pred[i]);
-  }
+  const auto [held, predicted] = cases_of(run, run.split.held);
   return fit_coverage(train, held, predicted);
+}
+
+void md_coverage(const CalibrationRun& run, std::ostringstream& md) {
+  const auto [held, held_pred] = cases_of(run, run.split.held);
+  const auto [test, test_pred] = cases_of(run, run.split.test);
+  md << coverage_markdown(run_coverage(run), held, held_pred, test, test_pred, run.preset.sms);
 }
 
 }  // namespace
@@ -555,6 +567,7 @@ std::string report_markdown(const CalibrationRun& run) {
   md_errors_and_decisions(run, md);
   md_cross_sm(run, md);
   md_test(run, md);
+  md_coverage(run, md);
   md << shortlist_markdown(run.cases, run.preds[0].pred, run.repeats, run.split.held,
                            run.split.test, run.preset.sms)
      << repeats_markdown(run.cases, run.preds[0].pred, run.repeats, run.split.held, run.split.test);

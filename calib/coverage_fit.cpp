@@ -79,11 +79,20 @@ std::string percent(size_t part, size_t whole) {
   return o.str();
 }
 
-std::string check_line(const std::string& what, const BandCheck& c) {
-  return what + ": " + std::to_string(c.inside) + " of " + std::to_string(c.rows) +
-         " inside p10-p90 (" + percent(c.inside, c.rows) + "), " + std::to_string(c.flagged) +
-         " flagged extrapolated (" + percent(c.flagged, c.rows) + "; " +
-         std::to_string(c.flagged_inside) + " of them inside)\n";
+std::string fixed3(double v) {
+  std::ostringstream o;
+  o.precision(3);
+  o << std::fixed << v;
+  return o.str();
+}
+
+// One row of the coverage table: rows, inside the interval, flagged, flagged inside ("" for none).
+std::string check_row(const std::string& what, const BandCheck& c) {
+  if (c.rows == 0) return "";
+  return "| " + what + " | " + std::to_string(c.rows) + " | " + std::to_string(c.inside) + " (" +
+         percent(c.inside, c.rows) + ") | " + std::to_string(c.flagged) + " (" +
+         percent(c.flagged, c.rows) + ") | " + std::to_string(c.flagged_inside) + " of " +
+         std::to_string(c.flagged) + " |\n";
 }
 
 }  // namespace
@@ -122,6 +131,43 @@ BandCheck check_bands(const Coverage& coverage, const std::vector<FitCase>& rows
   return check;
 }
 
+std::string coverage_markdown(const Coverage& c, const std::vector<FitCase>& held,
+                              const std::vector<double>& held_pred,
+                              const std::vector<FitCase>& test,
+                              const std::vector<double>& test_pred, int64_t full_sms) {
+  std::ostringstream md;
+  md << "## Where the model is right: extrapolation flags and intervals\n\n"
+     << "Generated. A row is flagged `extrapolated` when its shape lies more than **"
+     << fixed3(c.threshold()) << " sd** from the nearest of the model's " << c.points().size()
+     << " training (shape, SM count) points (the p" << int(kThresholdQuantile * 100)
+     << " of the training shapes' leave-one-out nearest-neighbour distances; features log2 M, N, "
+        "K and MNK over their training spread, SM counts outside the trained span add their own "
+        "term). Its interval: the p"
+     << int(kIntervalLow * 100) << "-p" << int(kIntervalHigh * 100)
+     << " band of measured / predicted over the validation rows of its schedule family, times "
+        "the prediction; a flagged row's band is widened in log space by distance / threshold.\n\n"
+     << "| family | validation rows | p" << int(kIntervalLow * 100) << " | p"
+     << int(kIntervalHigh * 100) << " |\n|---|---:|---:|---:|\n";
+  for (const auto& [family, b] : c.bands()) {
+    md << "| " << family << " | " << b.rows << " | " << fixed3(b.low) << " | " << fixed3(b.high)
+       << " |\n";
+  }
+  md << "\nHow the bands hold: the validation shapes halved by a hash, each half under the bands "
+        "of "
+        "the other; then every validation row under the bands as written; the test rows (when "
+        "given) under the bands as written, read once.\n\n"
+     << "| rows | n | inside the interval | flagged | flagged, inside their widened band "
+        "|\n|---|---:|---:|---:|---:|\n"
+     << check_row("validation, bands of the other half", cross_check_bands(c, held, held_pred))
+     << check_row("... at " + std::to_string(full_sms) + " SMs",
+                  cross_check_bands(c, held, held_pred, full_sms))
+     << check_row("... at other SM counts", cross_check_bands(c, held, held_pred, -full_sms))
+     << check_row("validation, own bands", check_bands(c, held, held_pred));
+  if (!test.empty()) md << check_row("test (reported, not used)", check_bands(c, test, test_pred));
+  md << "\n";
+  return md.str();
+}
+
 CoverageOnlyResult add_coverage(const std::string& model_path,
                                 const std::vector<std::string>& measurements,
                                 const std::vector<std::string>& validation,
@@ -139,25 +185,15 @@ CoverageOnlyResult add_coverage(const std::string& model_path,
   const auto predicted = predict_cases(f, held);
   const Coverage c = fit_coverage(train, held, predicted);
   file["coverage"] = c.to_json();
-  std::string summary = std::to_string(c.points().size()) +
-                        " distinct training points, threshold " + std::to_string(c.threshold()) +
-                        "\n";
-  for (const auto& [family, b] : c.bands()) {
-    summary += "  band " + family + ": p10 " + std::to_string(b.low) + ", p90 " +
-               std::to_string(b.high) + " (" + std::to_string(b.rows) + " rows)\n";
-  }
-  summary +=
-      check_line("validation, bands of the other half", cross_check_bands(c, held, predicted));
-  summary += check_line("  at " + std::to_string(preset.sms) + " SMs",
-                        cross_check_bands(c, held, predicted, preset.sms));
-  summary += check_line("  partitions", cross_check_bands(c, held, predicted, -preset.sms));
-  summary += check_line("validation, own bands", check_bands(c, held, predicted));
+  std::vector<FitCase> test_cases;
+  std::vector<double> test_pred;
   if (!test.empty()) {
     const auto test_ms = read_all_measurements(test);
-    const auto test_cases = build_cases(test_ms, tile, preset.ctas_per_sm);
-    summary += check_line("test (reported, not used)",
-                          check_bands(c, test_cases, predict_cases(f, test_cases)));
+    test_cases = build_cases(test_ms, tile, preset.ctas_per_sm);
+    test_pred = predict_cases(f, test_cases);
   }
+  const std::string summary =
+      coverage_markdown(c, held, predicted, test_cases, test_pred, preset.sms);
   return {file, summary};
 }
 

@@ -29,12 +29,21 @@ BandCheck cross_check_bands(const Coverage& coverage, const std::vector<FitCase>
 BandCheck check_bands(const Coverage& coverage, const std::vector<FitCase>& rows,
                       const std::vector<double>& predicted);
 
+// The report's section "Where the model is right" (markdown): the points and threshold, the bands,
+// and how the bands hold on the validation rows `held` (each half under the other half's bands:
+// all, at `full_sms`, at other SM counts; then under their own) and on `test` when it has rows
+// (read once). `*_pred`: each row's predicted makespan under the model.
+std::string coverage_markdown(const Coverage& coverage, const std::vector<FitCase>& held,
+                              const std::vector<double>& held_pred,
+                              const std::vector<FitCase>& test,
+                              const std::vector<double>& test_pred, int64_t full_sms);
+
 // `calibrate --coverage-only`: the fitted model file `model_path` with its coverage section from
 // the training files `measurements` and the validation files `validation` (predicted under the
 // file's own model); the other entries are left as they are. `test` (optional) is only checked.
 struct CoverageOnlyResult {
   nlohmann::json model_file;
-  std::string summary;  // a few lines: points, threshold, bands, the checks
+  std::string summary;  // coverage_markdown's section
 };
 CoverageOnlyResult add_coverage(const std::string& model_path,
                                 const std::vector<std::string>& measurements,

@@ -54,7 +54,8 @@ std::vector<std::string> files_of(const po::variables_map& vm, const char* optio
   return out;
 }
 
-// --coverage-only MODEL: the file with its coverage section, written to --out; checks on stdout.
+// --coverage-only MODEL: the file with its coverage section, written to --out; the report's
+// coverage section (bands and how they hold) on stdout.
 int coverage_only(const po::variables_map& vm) {
   const CoverageOnlyResult r = add_coverage(
       user_path(vm["coverage-only"].as<std::string>()), files_of(vm, "measurements"),

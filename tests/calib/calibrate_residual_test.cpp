@@ -146,6 +146,15 @@ TEST_CASE(
   const double p90 = coverage["bands"]["dp"]["p90"].get<double>();
   CHECK(added.model_file["coverage"]["bands"]["dp"]["p90"].get<double>() ==
         doctest::Approx(p90).epsilon(1e-5));
+  // The report's coverage section counts the 32 validation rows (8 shapes x 2 SM counts x 2
+  // schedules), half of them at 132 SMs; --coverage-only writes the same section.
+  const std::string own = "| validation, own bands | 32 | ";
+  CHECK(report.find("## Where the model is right") != std::string::npos);
+  CHECK(report.find(own) != std::string::npos);
+  CHECK(report.find("| ... at 132 SMs | 16 |") != std::string::npos);
+  CHECK(report.find("| ... at other SM counts | 16 |") != std::string::npos);
+  CHECK(report.find("| test (reported, not used)") == std::string::npos);  // no test files
+  CHECK(added.summary.find(own) != std::string::npos);
   nlohmann::json rest = added.model_file;
   rest.erase("coverage");
   CHECK(rest == stripped);
