@@ -18,13 +18,16 @@ namespace lw {
 // four" and "cuBLAS's deep-K tiles in our frame"); 128xN widths let the tile count fit the SM
 // count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per FLOP of
 // 128x128, and 192x192 cuts it by a third (cuBLAS runs it where its tile count fits one wave, e.g.
-// 4808x960: 130 tiles).
+// 4808x960: 130 tiles). 136x128 and 144x128 run swapped (128x136 / 128x144 frames, each consumer
+// an n136 / n144 wgmma): one or two of their rows cover M = 129..144 or 257..288 where 128-row
+// tiles need one more (cuBLAS's tst_128x136 / tst_64x136 on 260x6728x2896 and 263x2848x7720).
 inline constexpr TileShape kKernelTiles[] = {
     {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {48, 64, 64},   {64, 16, 64},
     {64, 32, 64},   {64, 48, 64},   {64, 64, 64},   {64, 80, 64},   {80, 64, 64},   {64, 96, 64},
     {128, 64, 64},  {64, 128, 64},  {64, 192, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64},
     {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64},
-    {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64}, {256, 128, 64},
+    {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64}, {256, 128, 64}, {136, 128, 64},
+    {144, 128, 64},
 };
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 

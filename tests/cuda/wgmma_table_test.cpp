@@ -97,15 +97,20 @@ TEST_CASE(
   CHECK(!has(64, 48, 4, 2));  // B in quarters of 12
   CHECK(has(80, 64, 4, 2));   // B in quarters of 16, A in halves of 40
   CHECK(!has(80, 64, 2, 4));  // A in quarters of 20
+  CHECK(has(144, 128, 4, 2));   // B in quarters of 32, A in halves of 72
+  CHECK(!has(144, 128, 2, 4));  // A in quarters of 36
+  CHECK(!has(136, 128, 4, 2));  // A in halves of 68
+  CHECK(!has(136, 128, 1, 2));
+  CHECK(has(136, 128, 2, 1));  // B in halves of 64, A whole
   int oct = 0;
   for (const TileShape& t : lw::kKernelTiles) {
     if (t.m <= 32 || t.n <= 32) continue;  // the narrow tiles: next case
     oct +=
         lw::kernel_has_config(t, ClusterShape{4, 2}) + lw::kernel_has_config(t, ClusterShape{2, 4});
   }
-  // 20 tiles of >= 64x64: 4x2 on 14 of them, 2x4 on 19 (64x80: B quarters of 20); 48x64, 64x48
-  // and 80x64 one each (above).
-  CHECK(oct == 36);
+  // 22 tiles of >= 64x64: 4x2 on 15 of them, 2x4 on 19 (64x80: B quarters of 20; 136x128 and
+  // 144x128: A quarters of 34 and 36); 48x64, 64x48 and 80x64 one each (above).
+  CHECK(oct == 37);
 }
 
 TEST_CASE("narrow tiles: lines of four and eight-CTA clusters, never 2x2") {
