@@ -3,9 +3,10 @@
 # shapes (configs/shapes/traffic-heldout-chooser.csv) on every config that can win them, cuBLAS in
 # every row. Shapes are split by a rule on the shape alone: small or skinny (2MNK < 12 GFLOP or
 # min(M, N) <= 64) run every tile 1x1 with the decompositions that suit few tiles, and the 128-row
-# tiles of 128 columns and more and 192x192 in pairs (a pair was the fastest config on 23 of the 127
-# among the 128-row tiles, docs/PERFORMANCE.md), and the narrow tiles in pairs and lines of four;
-# the others run the 64- to 256-wide tiles with the clusters of up to four CTAs and the persistent,
+# tiles of 128 columns and more, 192x192, 136x128 and 144x128 in pairs (a pair was the fastest
+# config on 23 of the 127 among the 128-row tiles, docs/PERFORMANCE.md), and the narrow tiles in
+# pairs and lines of four; the others run the 64- to 256-wide tiles, 136x128 and 144x128 with the
+# clusters of up to four CTAs (a tile x cluster the kernels lack is refused in a row) and the persistent,
 # split-K and Stream-K family. Each class also runs the eight-CTA clusters in a command of its own
 # (files heldout-*-oct-*). tools/small_report.py takes the CSVs together.
 # Usage: [PASSES=P] cuda/bench/heldout_check.sh BIN_DIR OUT_DIR [SMS] [small,large]   (BIN_DIR:
@@ -76,7 +77,7 @@ small_pass() {  # small_pass P: the small class's four commands, pass P (P > 1: 
     --shuffle "$seed" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS$sfx.csv" \
     >"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" \
-    --tile 128x128,128x160,128x192,128x224,128x256,192x192,256x128 --cluster 2x1,1x2 \
+    --tile 128x128,128x160,128x192,128x224,128x256,192x192,256x128,136x128,144x128 --cluster 2x1,1x2 \
     --decomposition dp,dp-persistent,splitk:2 --shuffle "$seed" --sms "$SMS" "${limit[@]}" \
     --out "$OUT/heldout-small-pairs-$SMS$sfx.csv" >>"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 ||
     status=1
@@ -94,7 +95,7 @@ if [[ ,$WHICH, == *,small,* ]]; then
 fi
 if [[ ,$WHICH, == *,large,* ]]; then
   "$BIN/lastwave-bench" --shapes "$large-shapes.csv" \
-    --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128 \
+    --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128,136x128,144x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \
     --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" \
     --shuffle "$SEED" --sms "$SMS" "${limit[@]}" --out "$large-$SMS.csv" \

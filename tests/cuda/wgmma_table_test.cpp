@@ -90,13 +90,13 @@ TEST_CASE(
   CHECK(has(128, 112, 2, 4));   // B in halves of 56, A in quarters of 32
   CHECK(!has(128, 120, 2, 4));  // B in halves of 60
   CHECK(has(256, 128, 4, 2));
-  CHECK(has(64, 80, 2, 4));   // B in halves of 40, A in quarters of 16
-  CHECK(has(48, 64, 4, 2));   // B in quarters of 16, A in halves of 24
-  CHECK(!has(48, 64, 2, 4));  // A in quarters of 12
-  CHECK(has(64, 48, 2, 4));   // B in halves of 24, A in quarters of 16
-  CHECK(!has(64, 48, 4, 2));  // B in quarters of 12
-  CHECK(has(80, 64, 4, 2));   // B in quarters of 16, A in halves of 40
-  CHECK(!has(80, 64, 2, 4));  // A in quarters of 20
+  CHECK(has(64, 80, 2, 4));     // B in halves of 40, A in quarters of 16
+  CHECK(has(48, 64, 4, 2));     // B in quarters of 16, A in halves of 24
+  CHECK(!has(48, 64, 2, 4));    // A in quarters of 12
+  CHECK(has(64, 48, 2, 4));     // B in halves of 24, A in quarters of 16
+  CHECK(!has(64, 48, 4, 2));    // B in quarters of 12
+  CHECK(has(80, 64, 4, 2));     // B in quarters of 16, A in halves of 40
+  CHECK(!has(80, 64, 2, 4));    // A in quarters of 20
   CHECK(has(144, 128, 4, 2));   // B in quarters of 32, A in halves of 72
   CHECK(!has(144, 128, 2, 4));  // A in quarters of 36
   CHECK(!has(136, 128, 4, 2));  // A in halves of 68
