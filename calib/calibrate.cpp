@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "calib/calibrate_run.hpp"
+#include "calib/coverage_fit.hpp"
 #include "calib/file_hash.hpp"
 #include "models/calibrated/calibrated_model.hpp"
 #include "sim/decomp/planners/config_list.hpp"
@@ -421,6 +422,15 @@ void headline_figures(CalibrationRun& run) {
   h.test = error_stats(run.cases, sim, run.split.test);
 }
 
+// The coverage section: the training split's points, the validation rows' bands under preds[0].
+Coverage run_coverage(const CalibrationRun& run) {
+  std::vector<Measurement> train;
+  for (size_t i : run.split.train) train.push_back(*run.cases[i].m);
+  std::vector<double> predicted;
+  for (size_t i : run.split.held) predicted.push_back(run.preds[0].pred[i]);
+  return fit_coverage(train, subset(run.cases, run.split.held), predicted);
+}
+
 }  // namespace
 
 CalibrationResult run_calibration(const CalibrateOptions& opt) {
@@ -465,6 +475,7 @@ CalibrationResult run_calibration(const CalibrateOptions& opt) {
   fit_training_split(run, fo);
   fit_cross_sm(run, fo);
   headline_figures(run);
+  run.coverage = run_coverage(run);
   return {model_file_json(run), report_markdown(run), terminal_summary(run), residuals_csv(run)};
 }
 

@@ -461,29 +461,18 @@ TrainingRange training_range(const CalibrationRun& run) {
   return r;
 }
 
-// The cases of `idx` and their predictions under preds[0].
-std::pair<std::vector<FitCase>, std::vector<double>> cases_of(const CalibrationRun& run,
-                                                              const IndexSet& idx) {
-  std::pair<std::vector<FitCase>, std::vector<double>> out;
-  for (size_t i : idx) {
-    out.first.push_back(run.cases[i]);
-    out.second.push_back(run.preds[0].pred[i]);
-  }
+// The predictions under preds[0] of the rows `idx`, in that order (beside subset(cases, idx)).
+std::vector<double> predictions_of(const CalibrationRun& run, const IndexSet& idx) {
+  std::vector<double> out;
+  for (size_t i : idx) out.push_back(run.preds[0].pred[i]);
   return out;
 }
 
-// The coverage section: the training split's points, the validation rows' bands under preds[0].
-Coverage run_coverage(const CalibrationRun& run) {
-  std::vector<Measurement> train;
-  for (size_t i : run.split.train) train.push_back(*run.cases[i].m);
-  const auto [held, predicted] = cases_of(run, run.split.held);
-  return fit_coverage(train, held, predicted);
-}
-
 void md_coverage(const CalibrationRun& run, std::ostringstream& md) {
-  const auto [held, held_pred] = cases_of(run, run.split.held);
-  const auto [test, test_pred] = cases_of(run, run.split.test);
-  md << coverage_markdown(run_coverage(run), held, held_pred, test, test_pred, run.preset.sms);
+  const IndexSet& held = run.split.held;
+  const IndexSet& test = run.split.test;
+  md << coverage_markdown(run.coverage, subset(run.cases, held), predictions_of(run, held),
+                          subset(run.cases, test), predictions_of(run, test), run.preset.sms);
 }
 
 }  // namespace
@@ -554,7 +543,7 @@ nlohmann::json model_file_json(const CalibrationRun& run) {
                             {"trees", run.residual.size()},
                             {"nodes", run.residual.nodes()}};
   }
-  file["coverage"] = run_coverage(run).to_json();
+  file["coverage"] = run.coverage.to_json();
   return file;
 }
 

@@ -16,6 +16,7 @@
 #include "calib/repeats.hpp"
 #include "calib/residual_fit.hpp"
 #include "gpu/gpu_spec.hpp"
+#include "models/coverage.hpp"
 #include "models/registry.hpp"
 #include "sim/trace/trace_read.hpp"
 
@@ -91,6 +92,7 @@ struct CalibrationRun {
   CrossCheck cross;
   Headline head;
   RepeatTimings repeats;     // --repeats (none: no files)
+  Coverage coverage;         // the model file's coverage section, once the model is fitted
   FitCheckpoint checkpoint;  // finished fits of an earlier, interrupted run of the same inputs
 };
 

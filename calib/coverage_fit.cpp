@@ -153,8 +153,7 @@ std::string coverage_markdown(const Coverage& c, const std::vector<FitCase>& hel
        << " |\n";
   }
   md << "\nHow the bands hold: the validation shapes halved by a hash, each half under the bands "
-        "of "
-        "the other; then every validation row under the bands as written; the test rows (when "
+        "of the other; then every validation row under the bands as written; the test rows (when "
         "given) under the bands as written, read once.\n\n"
      << "| rows | n | inside the interval | flagged | flagged, inside their widened band "
         "|\n|---|---:|---:|---:|---:|\n"

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
