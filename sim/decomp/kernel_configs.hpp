@@ -162,7 +162,7 @@ constexpr int64_t staged_row_pitch(int64_t k) {
 // cost model's load-latency pipe.
 inline constexpr int64_t kWgmmaSmemLimit = 232448;  // bytes of dynamic smem an sm_90 CTA may use
 inline constexpr int64_t kWgmmaSmemAlign = 1024;    // 128B-swizzle atoms start 1024-byte aligned
-inline constexpr int64_t kWgmmaMaxStages = 8;       // deeper rings stop paying (CUTLASS: <= 8)
+inline constexpr int64_t kWgmmaMaxStages = 16;  // narrow tiles: every k-tile of a short walk in flight
 inline constexpr int64_t kWgmmaTurnBarriers = 2;    // ping-pong consumers' turns (one each)
 inline constexpr int64_t kWgmmaBarrierBytes =       // 8-byte mbarriers: full + empty per stage
     (2 * kWgmmaMaxStages + kWgmmaTurnBarriers) * 8;
