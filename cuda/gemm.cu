@@ -59,14 +59,14 @@ struct ClusterLaunch {
   ClusterLaunch& operator=(const ClusterLaunch&) = delete;
   ClusterLaunch(const WgmmaEntry& e, int64_t grid, int64_t size, cudaStream_t stream)
       : ClusterLaunch(e, dim3(static_cast<unsigned>(grid)), dim3(static_cast<unsigned>(size)),
-                      stream, 0) {}
-  // Any grid and cluster dimensions; `extra_smem`: bytes past the kernel's own (a cluster_reduce
-  // plan's partials).
+                      stream, e.smem_bytes) {}
+  // Any grid and cluster dimensions; `smem_bytes`: the launch's dynamic shared memory (a
+  // cluster_reduce plan's: its form's own and the partials past it).
   ClusterLaunch(const WgmmaEntry& e, dim3 grid, dim3 cluster, cudaStream_t stream,
-                int64_t extra_smem) {
+                int64_t smem_bytes) {
     config.gridDim = grid;
     config.blockDim = dim3(static_cast<unsigned>(e.threads));
-    config.dynamicSmemBytes = static_cast<size_t>(e.smem_bytes + extra_smem);
+    config.dynamicSmemBytes = static_cast<size_t>(smem_bytes);
     config.stream = stream;
     attr.id = cudaLaunchAttributeClusterDimension;
     attr.val.clusterDim.x = cluster.x;
@@ -81,7 +81,7 @@ struct ClusterLaunch {
 ClusterLaunch split_cluster_launch(const WgmmaEntry& e, const Plan& plan, cudaStream_t stream) {
   const auto splits = static_cast<unsigned>(reduce_cluster_size(plan));
   return ClusterLaunch(e, dim3(static_cast<unsigned>(plan.split_tiles), splits), dim3(1, splits, 1),
-                       stream, cluster_reduce_bytes(plan));
+                       stream, e.cluster_reduce_smem_bytes + cluster_reduce_bytes(plan));
 }
 
 bool is_mma_tile(const TileShape& t) {
@@ -116,13 +116,13 @@ void reduce_cluster_facts(const Plan& plan, const WgmmaEntry& e, DeviceFacts& fa
   int max_smem = 0;
   check_cuda(cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
              "max shared memory per block");
-  facts.kernel_smem_bytes = e.smem_bytes;
+  facts.kernel_smem_bytes = e.cluster_reduce_smem_bytes;
   facts.max_smem_bytes = max_smem;
   const int64_t extra = cluster_reduce_bytes(plan);
   facts.max_active_clusters = 0;
-  if (e.smem_bytes + extra > max_smem) return;  // plan_launch says so
+  if (e.cluster_reduce_smem_bytes + extra > max_smem) return;  // plan_launch says so
   const auto* f = reinterpret_cast<const void*>(e.cluster_reduce_main);
-  allow_smem(f, static_cast<int>(e.smem_bytes + extra));
+  allow_smem(f, static_cast<int>(e.cluster_reduce_smem_bytes + extra));
   ClusterLaunch launch = split_cluster_launch(e, plan, nullptr);
   int clusters = 0;
   check_cuda(cudaOccupancyMaxActiveClusters(&clusters, f, &launch.config),

@@ -99,13 +99,15 @@ struct WgmmaConfig {
   static constexpr int kAlign = static_cast<int>(kWgmmaSmemAlign);
   static constexpr int kBarrierRoom = static_cast<int>(kWgmmaBarrierBytes);
   static constexpr int kEpilogueBuffers =
-      static_cast<int>(wgmma_epilogue_buffers(TileShape{kM, kN, kTileK}));
+      static_cast<int>(wgmma_epilogue_buffers(TileShape{kM, kN, kTileK}, kDsm));
   static constexpr int kEpilogueBytes = static_cast<int>(wgmma_epilogue_bytes(kEpilogueBuffers));
   // A consumer's columns in whole store boxes, and the narrower box of the rest (0: none).
   static constexpr int kEpilogueBoxes = kWgCols / kEpilogueBoxCols;
   static constexpr int kTailCols = kWgCols % kEpilogueBoxCols;
-  static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}));
-  static constexpr int kSmemBytes = static_cast<int>(wgmma_smem_bytes(TileShape{kM, kN, kTileK}));
+  // The splitk-dsm form keeps a shallower ring: its peers' partials go past it.
+  static constexpr int kStages = static_cast<int>(wgmma_stages(TileShape{kM, kN, kTileK}, kDsm));
+  static constexpr int kSmemBytes =
+      static_cast<int>(wgmma_smem_bytes(TileShape{kM, kN, kTileK}, kDsm));
   static_assert(kSmemBytes == kAlign + kStages * kStageBytes + kBarrierRoom + kEpilogueBytes,
                 "the layout make_ring carves");
   static constexpr int kSlotFloats = kM * kN;  // fp32 partial tile in the workspace

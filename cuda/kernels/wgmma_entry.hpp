@@ -41,8 +41,10 @@ struct WgmmaEntry {
   uint32_t pingpong_tail_cols = 0;
   // The splitk-dsm form (kernel_has_cluster_reduce; nullptr elsewhere), launched for
   // Plan::cluster_reduce plans only: the cooperative form whose fix-up writes partials into
-  // the owner's shared memory; same threads, operand boxes and tail box, more shared memory.
+  // the owner's shared memory; same threads, operand boxes and tail box; a ring of at most
+  // kWgmmaDsmMaxStages, `cluster_reduce_smem_bytes` of its own, and its partials past them.
   WgmmaKernelFn cluster_reduce_main = nullptr;
+  int cluster_reduce_smem_bytes = 0;
 };
 
 constexpr size_t kWgmmaParts = 4;

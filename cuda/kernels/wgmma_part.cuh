@@ -28,9 +28,10 @@ WgmmaEntry wgmma_entry() {
     e.whole_main = gemm_kernel_wgmma<Whole>;
     if constexpr (kernel_has_cluster_reduce(kTile, kCluster)) {
       using Dsm = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, false, false, true>;
-      static_assert(Dsm::kThreads == Cfg::kThreads && Dsm::kSmemBytes == Cfg::kSmemBytes,
-                    "the splitk-dsm form launches like the cooperative one, plus its partials");
+      static_assert(Dsm::kThreads == Cfg::kThreads && Dsm::kSmemBytes <= Cfg::kSmemBytes,
+                    "the splitk-dsm form launches like the cooperative one, its ring no deeper");
       e.cluster_reduce_main = gemm_kernel_wgmma<Dsm>;
+      e.cluster_reduce_smem_bytes = Dsm::kSmemBytes;
     }
     if constexpr (wgmma_can_pingpong(kTile)) {
       using Pp = WgmmaConfig<kTile.m, kTile.n, kCluster.m, kCluster.n, true>;

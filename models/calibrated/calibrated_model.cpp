@@ -37,12 +37,13 @@ struct KtileGeometry {
   double flops = 0, l2_lines = 0, operand_rows = 0, extra_sectors_per_row = 0, operand_bytes = 0,
          oob_rows = 0, smem_bytes = 0, stages = 0;
   bool clustered = false;
+  bool cluster_reduce = false;  // the splitk-dsm form: its own ring depth
 
   bool of(const Plan& p) const {
     return problem.m == p.problem.m && problem.n == p.problem.n && problem.k == p.problem.k &&
            tile.m == p.tile.m && tile.n == p.tile.n && tile.k == p.tile.k &&
            cluster.m == p.cluster.m && cluster.n == p.cluster.n && tiles_m == p.tiles_m &&
-           tiles_n == p.tiles_n;
+           tiles_n == p.tiles_n && cluster_reduce == p.cluster_reduce;
   }
 };
 
@@ -62,7 +63,8 @@ KtileGeometry compute_ktile_geometry(const Plan& p) {
   g.operand_bytes = traffic::cta_operand_bytes_per_iter(p.tile, p.cluster);
   g.oob_rows = traffic::cta_oob_rows(p);
   g.smem_bytes = traffic::wgmma_smem_bytes_per_iter(p.tile);
-  g.stages = static_cast<double>(wgmma_stages(p.tile));
+  g.cluster_reduce = p.cluster_reduce;
+  g.stages = static_cast<double>(wgmma_stages(p.tile, p.cluster_reduce));
   g.clustered = clustered(p);
   return g;
 }

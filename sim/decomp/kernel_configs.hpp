@@ -162,9 +162,13 @@ constexpr int64_t staged_row_pitch(int64_t k) {
 // cost model's load-latency pipe.
 inline constexpr int64_t kWgmmaSmemLimit = 232448;  // bytes of dynamic smem an sm_90 CTA may use
 inline constexpr int64_t kWgmmaSmemAlign = 1024;    // 128B-swizzle atoms start 1024-byte aligned
-inline constexpr int64_t kWgmmaMaxStages = 8;       // deeper rings stop paying (CUTLASS: <= 8)
-inline constexpr int64_t kWgmmaTurnBarriers = 2;    // ping-pong consumers' turns (one each)
-inline constexpr int64_t kWgmmaBarrierBytes =       // 8-byte mbarriers: full + empty per stage
+// Stages a ring holds at most: 16 lets the narrow tiles keep a short walk's k-tiles all in flight
+// (64x16 / 64x32 +5-8 %, skinny M up to +30 %; docs/kernel-notes.md, "Rings of up to 16 stages");
+// the splitk-dsm form keeps 8, so that its peers' partials fit beside the ring.
+inline constexpr int64_t kWgmmaMaxStages = 16;
+inline constexpr int64_t kWgmmaDsmMaxStages = 8;
+inline constexpr int64_t kWgmmaTurnBarriers = 2;  // ping-pong consumers' turns (one each)
+inline constexpr int64_t kWgmmaBarrierBytes =     // 8-byte mbarriers: full + empty per stage
     (2 * kWgmmaMaxStages + kWgmmaTurnBarriers) * 8;
 inline constexpr int64_t kEpilogueBoxRows = 16;    // one warp's rows of a wgmma m64 block
 inline constexpr int64_t kEpilogueBoxCols = 64;    // 128 bytes of bf16: one 128B-swizzle row
@@ -179,19 +183,23 @@ constexpr int64_t wgmma_stage_bytes(const TileShape& t) { return (t.m + t.n) * t
 constexpr int64_t wgmma_ring_room(int64_t buffers) {
   return kWgmmaSmemLimit - kWgmmaSmemAlign - kWgmmaBarrierBytes - wgmma_epilogue_bytes(buffers);
 }
-constexpr int64_t wgmma_stages(const TileShape& t) {
+// The ring's stages: as many as fit beside one box per warp, at most the form's cap
+// (`cluster_reduce`: the splitk-dsm form).
+constexpr int64_t wgmma_stages(const TileShape& t, bool cluster_reduce = false) {
+  const int64_t cap = cluster_reduce ? kWgmmaDsmMaxStages : kWgmmaMaxStages;
   const int64_t fit = wgmma_ring_room(1) / wgmma_stage_bytes(t);
-  return fit < kWgmmaMaxStages ? fit : kWgmmaMaxStages;
+  return fit < cap ? fit : cap;
 }
-constexpr int64_t wgmma_epilogue_buffers(const TileShape& t) {
-  return wgmma_stages(t) * wgmma_stage_bytes(t) <= wgmma_ring_room(kEpilogueMaxBuffers)
+constexpr int64_t wgmma_epilogue_buffers(const TileShape& t, bool cluster_reduce = false) {
+  return wgmma_stages(t, cluster_reduce) * wgmma_stage_bytes(t) <=
+                 wgmma_ring_room(kEpilogueMaxBuffers)
              ? kEpilogueMaxBuffers
              : 1;
 }
 // A CTA's dynamic shared memory: alignment slack, the ring, the barriers, the store boxes.
-constexpr int64_t wgmma_smem_bytes(const TileShape& t) {
-  return kWgmmaSmemAlign + wgmma_stages(t) * wgmma_stage_bytes(t) + kWgmmaBarrierBytes +
-         wgmma_epilogue_bytes(wgmma_epilogue_buffers(t));
+constexpr int64_t wgmma_smem_bytes(const TileShape& t, bool cluster_reduce = false) {
+  return kWgmmaSmemAlign + wgmma_stages(t, cluster_reduce) * wgmma_stage_bytes(t) +
+         kWgmmaBarrierBytes + wgmma_epilogue_bytes(wgmma_epilogue_buffers(t, cluster_reduce));
 }
 
 // A Final owner's reduction (cuda/kernel/fixup.cuh) loads several peers' fp32 partial slots per L2
@@ -271,7 +279,7 @@ inline constexpr int64_t kClusterReduceBarrierBytes = 16;
 LW_HD constexpr int64_t cluster_reduce_partial_bytes(const TileShape& t) { return t.m * t.n * 4; }
 constexpr bool kernel_has_cluster_reduce(const TileShape& t, const ClusterShape& c) {
   return kernel_has_config(t, c) && c.m == 1 && c.n == 1 &&
-         wgmma_smem_bytes(t) + kClusterReduceBarrierBytes + cluster_reduce_partial_bytes(t) <=
+         wgmma_smem_bytes(t, true) + kClusterReduceBarrierBytes + cluster_reduce_partial_bytes(t) <=
              kWgmmaSmemLimit;
 }
 // Whether splitk-dsm:splits runs on tile x cluster: the form exists and the owner's shared memory
@@ -279,7 +287,7 @@ constexpr bool kernel_has_cluster_reduce(const TileShape& t, const ClusterShape&
 constexpr bool kernel_runs_cluster_reduce(const TileShape& t, const ClusterShape& c,
                                           int64_t splits) {
   return kernel_has_cluster_reduce(t, c) && splits >= 2 && splits <= kMaxClusterCtas &&
-         wgmma_smem_bytes(t) + kClusterReduceBarrierBytes +
+         wgmma_smem_bytes(t, true) + kClusterReduceBarrierBytes +
                  (splits - 1) * cluster_reduce_partial_bytes(t) <=
              kWgmmaSmemLimit;
 }

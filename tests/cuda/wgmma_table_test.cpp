@@ -35,9 +35,10 @@ bool has_cluster_reduce_form(const TileShape& t) {
   return false;
 }
 
-int64_t expected_smem(const TileShape& t) {
-  return lw::kWgmmaSmemAlign + lw::wgmma_stages(t) * lw::wgmma_stage_bytes(t) +
-         lw::kWgmmaBarrierBytes + lw::wgmma_epilogue_bytes(lw::wgmma_epilogue_buffers(t));
+int64_t expected_smem(const TileShape& t, bool cluster_reduce = false) {
+  return lw::kWgmmaSmemAlign + lw::wgmma_stages(t, cluster_reduce) * lw::wgmma_stage_bytes(t) +
+         lw::kWgmmaBarrierBytes +
+         lw::wgmma_epilogue_bytes(lw::wgmma_epilogue_buffers(t, cluster_reduce));
 }
 
 }  // namespace
@@ -64,7 +65,11 @@ TEST_CASE("every tile x cluster index finds its own wgmma instantiation") {
     // 113 KiB of ring and boxes ... 64x96 with 193 KiB), apart from the others.
     const bool dsm = c.m * c.n == 1 && has_cluster_reduce_form(t);
     REQUIRE((e.cluster_reduce_main != nullptr) == dsm);
-    if (dsm) CHECK((e.cluster_reduce_main != e.main));
+    if (dsm) {
+      CHECK((e.cluster_reduce_main != e.main));
+      CHECK(e.cluster_reduce_smem_bytes == expected_smem(t, true));
+      CHECK(e.cluster_reduce_smem_bytes <= e.smem_bytes);
+    }
     REQUIRE((e.pingpong_main != nullptr) == has_pingpong_form(t));
     if (e.pingpong_main == nullptr) continue;
     CHECK((e.pingpong_main != e.main));

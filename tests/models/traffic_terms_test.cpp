@@ -257,14 +257,32 @@ TEST_CASE("SM speed spread: dispatch balances the waves, the slowest SM ends the
 }
 
 TEST_CASE("the wgmma kernel's stage ring and the load-latency pipe") {
-  // Shared memory for stages: 232448 - 1024 (alignment) - 128 (mbarriers) - 8 warps x 16 rows x
-  // 144 B (epilogue staging, 18432) = 212864 B. 64x128: 24 KiB a stage, 8.66 -> 8 (the cap);
-  // 128x128: 32 KiB, 6.5 -> 6; 64x256 and 128x192: 40 KiB, 5.2 -> 5; 256x128: 48 KiB, 4.3 -> 4.
+  // Shared memory for stages: 232448 - 1024 (alignment) - 272 (34 mbarriers) - 8 warps x one
+  // 16x64 bf16 box (16384) = 214768 B. 64x128: 24 KiB a stage, 8.7 -> 8; 128x128: 32 KiB, 6.5 ->
+  // 6; 64x256 and 128x192: 40 KiB, 5.2 -> 5; 256x128: 48 KiB, 4.3 -> 4.
   CHECK(wgmma_stages(TileShape{64, 128, 64}) == 8);
   CHECK(wgmma_stages(TileShape{128, 128, 64}) == 6);
   CHECK(wgmma_stages(TileShape{64, 256, 64}) == 5);
   CHECK(wgmma_stages(TileShape{128, 192, 64}) == 5);
   CHECK(wgmma_stages(TileShape{256, 128, 64}) == 4);
+  // The narrow tiles up to the cap of 16: 64x16 and 16x64 10 KiB a stage (21 fit), 64x64 16 KiB
+  // (13.1 -> 13), 16x128 18 KiB (11.7 -> 11), 64x96 20 KiB (10.5 -> 10); the splitk-dsm form
+  // at most 8.
+  CHECK(wgmma_stages(TileShape{64, 16, 64}) == 16);
+  CHECK(wgmma_stages(TileShape{16, 64, 64}) == 16);
+  CHECK(wgmma_stages(TileShape{64, 64, 64}) == 13);
+  CHECK(wgmma_stages(TileShape{16, 128, 64}) == 11);
+  CHECK(wgmma_stages(TileShape{64, 96, 64}) == 10);
+  CHECK(wgmma_stages(TileShape{64, 64, 64}, /*cluster_reduce=*/true) == 8);
+  CHECK(wgmma_stages(TileShape{16, 64, 64}, /*cluster_reduce=*/true) == 8);
+  // A second store box per warp where the ring leaves 198384 B (two boxes: 32768): 64x16's 16
+  // stages take 163840 (two), 64x64's 13 take 212992 (one), its splitk-dsm form's 8 131072 (two).
+  CHECK(wgmma_epilogue_buffers(TileShape{64, 16, 64}) == 2);
+  CHECK(wgmma_epilogue_buffers(TileShape{64, 64, 64}) == 1);
+  CHECK(wgmma_epilogue_buffers(TileShape{64, 64, 64}, true) == 2);
+  // 1024 + 16 x 10240 + 272 + 32768; 1024 + 8 x 16384 + 272 + 32768.
+  CHECK(wgmma_smem_bytes(TileShape{64, 16, 64}) == 197904);
+  CHECK(wgmma_smem_bytes(TileShape{64, 64, 64}, true) == 165136);
   // 1.2 us of latency over the ring: 0.15 us a k-tile at 8 stages, 0.2 at 6, 0.3 at 4.
   ParamValues latency{{"mma_tflops_per_sm", kOff},
                       {"l2_lines_per_us", kOff},
