@@ -11,6 +11,7 @@
 
 #include "sim/decomp/planners/schedule.hpp"
 #include "sim/util/atomic_file.hpp"
+#include "sim/util/csv_cells.hpp"
 #include "sim/util/hash.hpp"
 
 namespace lw {
@@ -18,21 +19,6 @@ namespace lw {
 namespace {
 
 constexpr double kUsPerMs = 1000.0;
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> cells;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ',')) cells.push_back(trim(cell));
-  if (!line.empty() && line.back() == ',') cells.push_back("");
-  return cells;
-}
 
 double parse_number(const std::string& text, const std::string& column, const std::string& where) {
   char* end = nullptr;
@@ -106,10 +92,10 @@ std::vector<Measurement> read_measurements(const std::string& path, int64_t* ski
   std::vector<Measurement> out;
   while (std::getline(in, line)) {
     ++line_no;
-    const std::string t = trim(line);
+    const std::string t = trim_csv_cell(line);
     if (t.empty() || t[0] == '#') continue;
     const std::string where = path + ":" + std::to_string(line_no);
-    const auto cells = split_csv(t);
+    const auto cells = split_csv_cells(t);
     if (col.empty()) {
       for (size_t i = 0; i < cells.size(); ++i) {
         // A repeated name would leave the row-width check below short of the header's width.

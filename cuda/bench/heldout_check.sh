@@ -17,6 +17,10 @@
 # $OUT come back: give this script a scratch OUT_DIR and tar it into $OUT.
 # LARGE_PART=J/N: the large class's rows J, J + N, J + 2N... only (0 <= J < N; its files end
 # -partJofN), so the class fits commands of a bounded length (about 1,000 s on an H200 in all).
+# SMALL_CONFIGS=FILE / LARGE_CONFIGS=FILE: the class runs one command of the configs FILE lists
+# (lastwave-bench --configs; e.g. tools/prune_configs.py's list of those that came within 3 % of
+# some shape's best in earlier runs) in place of its own commands, into heldout-small-pruned-* /
+# heldout-large[-partJofN]-pruned-* files.
 set -uo pipefail
 BIN=$1
 OUT=$2
@@ -72,6 +76,12 @@ SMALL_DECOMPS+=,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk
 small_pass() {  # small_pass P: the small class's four commands, pass P (P > 1: files end -pP)
   local sfx="" seed=$((SEED + $1 - 1))
   [[ $1 -gt 1 ]] && sfx="-p$1"
+  if [[ -n ${SMALL_CONFIGS:-} ]]; then
+    "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --configs "$SMALL_CONFIGS" \
+      --shuffle "$seed" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-pruned-$SMS$sfx.csv" \
+      >"$OUT/heldout-small-$SMS$sfx-log.txt" 2>&1 || status=1
+    return
+  fi
   "$BIN/lastwave-bench" --shapes "$OUT/heldout-small-shapes.csv" --tile all --cluster 1x1 \
     --decomposition "$SMALL_DECOMPS" \
     --shuffle "$seed" --sms "$SMS" "${limit[@]}" --out "$OUT/heldout-small-$SMS$sfx.csv" \
@@ -93,7 +103,11 @@ small_pass() {  # small_pass P: the small class's four commands, pass P (P > 1: 
 if [[ ,$WHICH, == *,small,* ]]; then
   for ((pass = 1; pass <= PASSES; pass++)); do small_pass "$pass"; done
 fi
-if [[ ,$WHICH, == *,large,* ]]; then
+if [[ ,$WHICH, == *,large,* && -n ${LARGE_CONFIGS:-} ]]; then
+  "$BIN/lastwave-bench" --shapes "$large-shapes.csv" --configs "$LARGE_CONFIGS" \
+    --cublas-each-above "$CUBLAS_EACH_ABOVE_MS" --shuffle "$SEED" --sms "$SMS" "${limit[@]}" \
+    --out "$large-pruned-$SMS.csv" >"$large-$SMS-log.txt" 2>&1 || status=1
+elif [[ ,$WHICH, == *,large,* ]]; then
   "$BIN/lastwave-bench" --shapes "$large-shapes.csv" \
     --tile 64x128,128x64,64x256,128x128,128x160,128x192,128x224,128x256,192x192,256x128,136x128,144x128 \
     --cluster 1x1,2x1,1x2,2x2 --decomposition dp-persistent,splitk:2,splitk:4,streamk \

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda/bench/config_csv.hpp"
 #include "cuda/bench/int_list.hpp"
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/runner.hpp"
@@ -62,13 +63,51 @@ void configure_auto(const po::variables_map& vm, const std::string& model, const
   make_model_from_file(model, {}, gpu_preset(gpu));  // throws on a bad file or preset
 }
 
+// --decomposition LIST (or auto) with --splits and --top: the schedules of the product.
+void configure_schedules(const po::variables_map& vm, const std::string& decomps, int64_t splits,
+                         const std::string& model, const std::string& gpu, BenchOptions& opt) {
+  if (decomps.empty()) throw std::invalid_argument("--decomposition (or --configs) is required");
+  if (splits < 1) throw std::invalid_argument("--splits must be >= 1");
+  if (decomps != "auto" && ("," + decomps + ",").find(",auto,") != std::string::npos) {
+    throw std::invalid_argument("'auto' runs alone: --decomposition auto");
+  }
+  if (vm.count("top") && decomps != "auto") {
+    throw std::invalid_argument("--top ranks the configs of --decomposition auto");
+  }
+  if (decomps == "auto") {
+    configure_auto(vm, model, gpu, opt);
+    return;
+  }
+  opt.schedules = parse_schedule_list(with_splits(decomps, splits));
+  for (const auto& s : opt.schedules) {
+    if (s == "best") throw std::invalid_argument("schedule 'best' is simulator-only");
+  }
+}
+
+// --configs FILE: the tile x cluster x decomposition triples of a CSV (a pruned list, or an
+// earlier run's rows) in place of the product of --tile, --cluster and --decomposition.
+void configure_config_list(const po::variables_map& vm, const std::string& path,
+                           BenchOptions& opt) {
+  for (const char* o : {"decomposition", "tile", "cluster", "splits", "top"}) {
+    if (vm.count(o)) {
+      throw std::invalid_argument(std::string("--configs takes no --") + o +
+                                  " (the file lists each row's tile, cluster and decomposition)");
+    }
+  }
+  opt.config_list = read_configs_csv(path);
+  opt.schedules = config_schedules(opt.config_list);
+  opt.tiles = config_tiles(opt.config_list);
+  opt.clusters = config_clusters(opt.config_list);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   po::options_description desc(
       "lastwave-bench: CUDA GEMM decompositions vs cuBLAS on an H100/H200\n"
-      "usage: lastwave-bench (--m M --n N --k K | --shapes FILE.csv) --decomposition LIST [opts]");
-  std::string shapes_file, decomps, reduction = "deterministic", sms_list, out, trace;
+      "usage: lastwave-bench (--m M --n N --k K | --shapes FILE.csv) (--decomposition LIST | "
+      "--configs FILE.csv) [opts]");
+  std::string shapes_file, configs_file, decomps, reduction = "deterministic", sms_list, out, trace;
   std::string mainloop = "wgmma", tiles = tile_text(kDefaultTile), clusters = "1x1";
   std::string model, gpu = "h200", swizzles = "1";
   std::string promotions;
@@ -87,6 +126,10 @@ int main(int argc, char** argv) {
       "cutlass-streamk, cutlass-splitk:S, cutlass-seed, two-tile; or auto (the simulator picks "
       "tile x cluster x decomposition per shape under --model)")(
       "splits", po::value(&splits), "split count for names given without ':S' (default 2)")(
+      "configs", po::value(&configs_file),
+      "CSV (.gz too) whose columns tile, cluster and decomposition list the configurations to "
+      "run, each distinct row once (other columns ignored: an earlier run's output is one); "
+      "replaces --tile, --cluster and --decomposition")(
       "reduction", po::value(&reduction), "deterministic | atomic (default deterministic)")(
       "mainloop", po::value(&mainloop),
       "comma list of mma (ladder step 1: mma.sync + cp.async) | wgmma (step 2: wgmma + TMA, "
@@ -148,24 +191,13 @@ int main(int argc, char** argv) {
     } else {
       opt.shapes = read_shapes_csv(shapes_file);
     }
-    if (decomps.empty()) throw std::invalid_argument("--decomposition is required");
-    if (splits < 1) throw std::invalid_argument("--splits must be >= 1");
-    if (decomps != "auto" && ("," + decomps + ",").find(",auto,") != std::string::npos) {
-      throw std::invalid_argument("'auto' runs alone: --decomposition auto");
-    }
-    if (vm.count("top") && decomps != "auto") {
-      throw std::invalid_argument("--top ranks the configs of --decomposition auto");
+    if (vm.count("configs")) {
+      configure_config_list(vm, configs_file, opt);
+    } else {
+      configure_schedules(vm, decomps, splits, model, gpu, opt);
     }
     if (top < 1) throw std::invalid_argument("--top must be >= 1");
     opt.auto_top = top;
-    if (decomps == "auto") {
-      configure_auto(vm, model, gpu, opt);
-    } else {
-      opt.schedules = parse_schedule_list(with_splits(decomps, splits));
-      for (const auto& s : opt.schedules) {
-        if (s == "best") throw std::invalid_argument("schedule 'best' is simulator-only");
-      }
-    }
     opt.reduction = parse_reduction(reduction);
     opt.mainloops.clear();
     {
@@ -177,8 +209,10 @@ int main(int argc, char** argv) {
       }
       if (opt.mainloops.empty()) throw std::invalid_argument("--mainloop: empty list");
     }
-    if (!opt.auto_pick || vm.count("tile")) opt.tiles = parse_kernel_tiles(tiles);
-    opt.clusters = parse_kernel_clusters(clusters);
+    if (opt.config_list.empty()) {
+      if (!opt.auto_pick || vm.count("tile")) opt.tiles = parse_kernel_tiles(tiles);
+      opt.clusters = parse_kernel_clusters(clusters);
+    }
     opt.swizzles = parse_int_list(swizzles, "--swizzle");
     for (const int64_t sw : opt.swizzles) {
       if (sw < 1 || sw > kMaxSwizzle) {

@@ -273,6 +273,16 @@ struct Config {
   int64_t l2_promotion = kKernelsL2Promotion;
 };
 
+// The tile x cluster x decomposition triples: --configs's, or the product of the lists.
+std::vector<BenchConfig> config_triples(const BenchOptions& opt) {
+  if (!opt.config_list.empty()) return opt.config_list;
+  std::vector<BenchConfig> triples;
+  for (const TileShape& tile : opt.tiles)
+    for (const ClusterShape& cluster : opt.clusters)
+      for (const std::string& name : opt.schedules) triples.push_back({tile, cluster, name});
+  return triples;
+}
+
 // A shape's configurations in the order they are timed: tile x cluster x decomposition x mainloop
 // x swizzle as given, or, with --shuffle SEED, a permutation drawn from SEED and the shape's index
 // (the card's heat after one run is the next run's starting state, so a fixed order biases them
@@ -281,13 +291,11 @@ std::vector<Config> configs_in_order(const BenchOptions& opt,
                                      const std::vector<cuda::Mainloop>& mainloops,
                                      size_t shape_index) {
   std::vector<Config> configs;
-  for (const TileShape& tile : opt.tiles)
-    for (const ClusterShape& cluster : opt.clusters)
-      for (const std::string& name : opt.schedules)
-        for (const cuda::Mainloop ml : mainloops)
-          for (const int64_t swizzle : opt.swizzles)
-            for (const int64_t promotion : opt.l2_promotions)
-              configs.push_back({tile, cluster, name, ml, swizzle, promotion});
+  for (const BenchConfig& t : config_triples(opt))
+    for (const cuda::Mainloop ml : mainloops)
+      for (const int64_t swizzle : opt.swizzles)
+        for (const int64_t promotion : opt.l2_promotions)
+          configs.push_back({t.tile, t.cluster, t.schedule, ml, swizzle, promotion});
   if (opt.shuffle_seed != 0) {
     std::mt19937_64 rng(opt.shuffle_seed ^ (kShuffleStride * (shape_index + 1)));
     std::shuffle(configs.begin(), configs.end(), rng);

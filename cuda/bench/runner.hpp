@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cuda/bench/config_csv.hpp"
 #include "cuda/tensor_map.hpp"
 #include "sim/decomp/kernel_configs.hpp"
 #include "sim/decomp/planners/schedule.hpp"
@@ -26,6 +27,9 @@ struct BenchOptions {
   std::vector<std::string> mainloops = {"wgmma"};  // ladder steps to run, each a CSV row
   std::vector<TileShape> tiles = {kDefaultTile};   // kernel tiles to run, each a CSV row
   std::vector<ClusterShape> clusters = {ClusterShape{}};
+  // --configs: when not empty, the tile x cluster x decomposition triples to run, in place of the
+  // product of `tiles`, `clusters` and `schedules` (which then list the triples' distinct values).
+  std::vector<BenchConfig> config_list;
   std::vector<int64_t> swizzles = {1};  // Plan::swizzle of every config, each a CSV row
   // L2 promotion of the operand loads in bytes (cuda/tensor_map.hpp), each a CSV row;
   // kKernelsL2Promotion: the kernels' own rule (cuda::default_l2_promotion).

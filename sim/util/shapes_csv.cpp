@@ -7,23 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/util/csv_cells.hpp"
+
 namespace lw {
-
-namespace {
-
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ',')) {
-    const auto b = cell.find_first_not_of(" \t\r");
-    const auto e = cell.find_last_not_of(" \t\r");
-    out.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<Problem> parse_shapes_csv(const std::string& text, const std::string& name) {
   std::stringstream in(text);
@@ -37,7 +23,7 @@ std::vector<Problem> parse_shapes_csv(const std::string& text, const std::string
   while (std::getline(in, line)) {
     ++lineno;
     if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-    const auto cells = split_csv(line);
+    const auto cells = split_csv_cells(line);
     if (col_m < 0) {
       for (size_t i = 0; i < cells.size(); ++i) {
         if (cells[i] == "m") col_m = static_cast<int>(i);

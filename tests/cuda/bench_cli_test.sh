@@ -38,6 +38,19 @@ expect_error "--time-limit must be > 0" --m 128 --n 128 --k 128 --decomposition 
 expect_error "--cublas-each-above must be >= 0" --m 128 --n 128 --k 128 --decomposition dp --cublas-each-above -1
 expect_error "--cublas-each-above must be >= 0" --m 128 --n 128 --k 128 --decomposition dp --cublas-each-above nan
 expect_error "give one" --m 128 --n 128 --k 128 --decomposition dp --cublas-each --cublas-each-above 1
+# --configs: a CSV of tile, cluster, decomposition replaces the three list options.
+cfg_dir=$(mktemp -d "${TEST_TMPDIR:-/tmp}/configs.XXXXXX")
+printf 'tile,cluster,decomposition\n64x64,1x1,dp\n16x64,1x1,splitk-dsm:4\n' >"$cfg_dir/ok.csv"
+printf 'tile,cluster,decomposition\n' >"$cfg_dir/empty.csv"
+printf 'tile,cluster,decomposition\n64x64,1x1,best\n' >"$cfg_dir/best.csv"
+expect_error "--configs takes no --tile" --m 128 --n 128 --k 128 --configs "$cfg_dir/ok.csv" --tile 64x64
+expect_error "--configs takes no --decomposition" --m 128 --n 128 --k 128 --configs "$cfg_dir/ok.csv" \
+  --decomposition dp
+expect_error "--configs takes no --cluster" --m 128 --n 128 --k 128 --configs "$cfg_dir/ok.csv" --cluster 2x1
+expect_error "empty.csv: no configurations" --m 128 --n 128 --k 128 --configs "$cfg_dir/empty.csv"
+expect_error "best.csv:2: decomposition 'best'" --m 128 --n 128 --k 128 --configs "$cfg_dir/best.csv"
+expect_error "cannot read" --m 128 --n 128 --k 128 --configs "$cfg_dir/missing.csv"
+expect_error "--decomposition (or --configs) is required" --m 128 --n 128 --k 128
 # The help read whole first: grep -q leaving a pipe early would fail the bench with SIGPIPE.
 help=$("$bench" --help)
 for opt in --time-limit --cublas-each "have: 1x1, 2x1, 1x2, 2x2, 4x2, 2x4"; do
@@ -51,5 +64,11 @@ if ! command -v nvidia-smi >/dev/null 2>&1; then
     failures=$((failures + 1))
   fi
   expect_error "" --m 128 --n 128 --k 128 --decomposition dp --cublas-each
+  # A valid --configs file passes option checking too.
+  if "$bench" --m 128 --n 128 --k 128 --configs "$cfg_dir/ok.csv" 2>&1 | grep -q -- "--\|csv"; then
+    echo "FAIL: a valid --configs run is refused by an option check"
+    failures=$((failures + 1))
+  fi
 fi
+rm -rf "$cfg_dir"
 exit $((failures > 0))

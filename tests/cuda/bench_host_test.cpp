@@ -1,9 +1,10 @@
-// Host-only tests of the benchmark's pure parts: statistics, shapes CSV parsing, partition-size
-// validation, FP64 reference, trace-JSON schema.
+// Host-only tests of the benchmark's pure parts: statistics, shapes CSV parsing, the --configs
+// reader, partition-size validation, FP64 reference, trace-JSON schema.
 #include <doctest/doctest.h>
 
 #include <stdexcept>
 
+#include "cuda/bench/config_csv.hpp"
 #include "cuda/bench/host_ref.hpp"
 #include "cuda/bench/partition.hpp"
 #include "cuda/bench/stats.hpp"
@@ -33,6 +34,66 @@ TEST_CASE("shapes CSV: any column order, comments, bad input named with its line
                        std::invalid_argument);
   CHECK_THROWS_AS(parse_shapes_csv("a,b\n1,2\n", "t.csv"), std::invalid_argument);
   CHECK_THROWS_AS(parse_shapes_csv("m,n,k\n", "t.csv"), std::invalid_argument);
+}
+
+TEST_CASE("configs CSV: the triples of any column order, each once, extra columns ignored") {
+  // A lastwave-bench output's shape: extra columns around the three, a config on two shapes.
+  const auto c = parse_configs_csv(
+      "# pruned\nm,decomposition,cluster,tile,ok\n"
+      "8,splitk-dsm:4,1x1,16x64x64,1\n"
+      "9,splitk-dsm:4,1x1,16x64,1\n"
+      "\n"
+      "8,dp-persistent, 2x1 ,128x128x64,0\n",
+      "c.csv");
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].tile.m == 16);
+  CHECK(c[0].tile.n == 64);
+  CHECK(c[0].tile.k == 64);
+  CHECK(c[0].cluster.m == 1);
+  CHECK(c[0].schedule == "splitk-dsm:4");
+  CHECK(c[1].tile.m == 128);
+  CHECK(c[1].cluster.m == 2);
+  CHECK(c[1].cluster.n == 1);
+  CHECK(c[1].schedule == "dp-persistent");
+  CHECK(config_tiles(c).size() == 2);
+  CHECK(config_clusters(c).size() == 2);
+  CHECK(config_schedules(c) == std::vector<std::string>{"splitk-dsm:4", "dp-persistent"});
+}
+
+TEST_CASE("configs CSV: bad input is one error naming the file and line") {
+  const auto error_of = [](const std::string& text) {
+    try {
+      parse_configs_csv(text, "c.csv");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("tile,cluster\n64x64,1x1\n") ==
+        "c.csv:1: header must name columns tile, cluster and decomposition");
+  CHECK(error_of("tile,cluster,decomposition\n") == "c.csv: no configurations");
+  CHECK(error_of("tile,cluster,decomposition\n64x64,1x1\n") == "c.csv:2: missing value");
+  CHECK(error_of("tile,cluster,decomposition\n64x64,1x1,\n") == "c.csv:2: missing value");
+  CHECK(error_of("tile,cluster,decomposition\n64x64,1x1,best\n") ==
+        "c.csv:2: decomposition 'best' is not a kernel config");
+  CHECK(error_of("tile,cluster,decomposition\n64x64,1x1,auto\n").rfind("c.csv:2: ", 0) == 0);
+  CHECK(error_of("tile,cluster,decomposition\n64x64,1x1,dp\n100x100,1x1,dp\n")
+            .rfind("c.csv:3: ", 0) == 0);
+  CHECK(error_of("tile,cluster,decomposition\n64x64,8x1,dp\n").rfind("c.csv:2: ", 0) == 0);
+  CHECK(error_of("tile,cluster,decomposition\n64x64,1x1,splitk:0\n").rfind("c.csv:2: ", 0) == 0);
+  CHECK_THROWS_AS(read_configs_csv("/nonexistent/configs.csv"), std::invalid_argument);
+}
+
+TEST_CASE("the committed config lists parse against today's kernel table") {
+  // Written by tools/prune_configs.py from measured rows; a tile or cluster the kernels dropped
+  // since would make heldout_check.sh's pruned commands fail at once.
+  for (const char* sms : {"132", "96", "64"}) {
+    const std::string path = std::string("configs/bench-configs/heldout-small-") + sms + ".csv";
+    CAPTURE(path);
+    const auto c = read_configs_csv(path);
+    CHECK(c.size() > 100);
+    CHECK(config_schedules(c).size() > 3);
+  }
 }
 
 TEST_CASE("partition sizes: whole device or multiples of 8 below it") {

@@ -7,6 +7,7 @@
 # class the narrow tiles' pairs and lines of four in another; both small-class commands run cuBLAS's
 # deep-K tiles (64x48, 80x64). LARGE_PART=J/N runs every N-th large shape from J into -partJofN
 # files (the parts of one N split the class), and a malformed part exits 2 naming it.
+# SMALL_CONFIGS / LARGE_CONFIGS replace a class's commands by one on a configs file.
 set -uo pipefail
 script="$1"
 shapes="$2"
@@ -65,6 +66,20 @@ for j in 0 1 2; do
 done
 [[ ${parts[*]} == "28 28 27" ]] || fail "the parts hold ${parts[*]} shapes, expected 28 28 27"
 [[ $(sort "$tmp/parts.csv" | uniq | wc -l) -eq 83 ]] || fail "the three parts are not the 83"
+# SMALL_CONFIGS / LARGE_CONFIGS: one command per class on the listed configs, into -pruned files.
+printf 'tile,cluster,decomposition\n64x64,1x1,dp\n' >"$tmp/cfg.csv"
+: >"$CALLS"
+(cd "$tmp/repo" && PATH="$tmp/bin:$PATH" PASSES=2 SMALL_CONFIGS="$tmp/cfg.csv" \
+  LARGE_CONFIGS="$tmp/cfg.csv" LARGE_PART=1/3 bash cuda/bench/heldout_check.sh "$tmp/bin" \
+  "$tmp/pruned" 64 >/dev/null 2>&1) || fail "CONFIGS: exit status"
+[[ $(wc -l <"$CALLS") -eq 3 ]] || fail "CONFIGS: expected 3 calls (2 small passes, 1 large): $(cat "$CALLS")"
+[[ $(grep -c -- "--configs $tmp/cfg.csv" "$CALLS") -eq 3 ]] || fail "CONFIGS: a call without --configs"
+grep -q -- "--tile\|--decomposition\|--cluster" "$CALLS" && fail "CONFIGS: a call with its own lists"
+for f in heldout-small-pruned-64 heldout-small-pruned-64-p2 heldout-large-part1of3-pruned-64; do
+  [[ -f $tmp/pruned/$f.csv ]] || fail "CONFIGS: no $f.csv"
+done
+grep -q -- "--cublas-each-above 0.5 .*heldout-large-part1of3-pruned-64.csv" "$CALLS" ||
+  fail "CONFIGS: the large class without cuBLAS beside"
 for bad in 3/3 x/2 1/0; do
   err=$(cd "$tmp/repo" && PATH="$tmp/bin:$PATH" LARGE_PART=$bad bash cuda/bench/heldout_check.sh \
     "$tmp/bin" "$tmp/bad" 132 large 2>&1 >/dev/null)
