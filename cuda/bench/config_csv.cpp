@@ -39,6 +39,18 @@ BenchConfig config_of(const std::vector<std::string>& cells, const std::array<si
   return BenchConfig{tiles[0], clusters[0], schedules[0]};
 }
 
+// The distinct values of one field of `configs`, in the order first seen.
+template <class T, class Same>
+std::vector<T> distinct_fields(const std::vector<BenchConfig>& configs, T BenchConfig::*field,
+                               Same same) {
+  std::vector<T> out;
+  for (const auto& c : configs) {
+    const auto seen = [&](const T& v) { return same(v, c.*field); };
+    if (std::none_of(out.begin(), out.end(), seen)) out.push_back(c.*field);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<BenchConfig> parse_configs_csv(const std::string& text, const std::string& name) {
@@ -87,29 +99,16 @@ std::vector<BenchConfig> read_configs_csv(const std::string& path) {
 }
 
 std::vector<TileShape> config_tiles(const std::vector<BenchConfig>& configs) {
-  std::vector<TileShape> out;
-  for (const auto& c : configs) {
-    const auto same = [&](const TileShape& t) { return same_tile(t, c.tile); };
-    if (std::none_of(out.begin(), out.end(), same)) out.push_back(c.tile);
-  }
-  return out;
+  return distinct_fields(configs, &BenchConfig::tile, same_tile);
 }
 
 std::vector<ClusterShape> config_clusters(const std::vector<BenchConfig>& configs) {
-  std::vector<ClusterShape> out;
-  for (const auto& c : configs) {
-    const auto same = [&](const ClusterShape& k) { return same_cluster(k, c.cluster); };
-    if (std::none_of(out.begin(), out.end(), same)) out.push_back(c.cluster);
-  }
-  return out;
+  return distinct_fields(configs, &BenchConfig::cluster, same_cluster);
 }
 
 std::vector<std::string> config_schedules(const std::vector<BenchConfig>& configs) {
-  std::vector<std::string> out;
-  for (const auto& c : configs) {
-    if (std::find(out.begin(), out.end(), c.schedule) == out.end()) out.push_back(c.schedule);
-  }
-  return out;
+  return distinct_fields(configs, &BenchConfig::schedule,
+                         [](const std::string& a, const std::string& b) { return a == b; });
 }
 
 }  // namespace lw::bench
