@@ -464,3 +464,25 @@ TEST_CASE("sanitize: split-K through distributed shared memory equals split-K th
     }
   }
 }
+
+// The splitk-dsm protocol at its smallest, for racecheck (under which the case above's cluster
+// waits crawl: a few assertions in 170-420 s): one tile's two k-tiles split two ways, the owner's
+// sum through distributed shared memory equal to splitk:2's through L2 slots, bit for bit.
+TEST_CASE("sanitize: one tile split two ways through distributed shared memory") {
+  const Reduction det = Reduction::Deterministic;
+  for (const TileShape& t : {TileShape{16, 64, 64}, TileShape{64, 64, 64}}) {
+    if (!suite_keeps(t)) continue;
+    const Variant flat{cuda::Mainloop::Wgmma, t, ClusterShape{}};
+    CAPTURE(flat.name());
+    REQUIRE(kernel_has_cluster_reduce(flat.tile, flat.cluster));
+    const Problem p{t.m, t.n, 2 * t.k};
+    Case cs(p);
+    const Plan l2 = make("splitk:2", p, sms_of_device(), det, flat).plan;
+    const Plan dsm = make("splitk-dsm:2", p, sms_of_device(), det, flat).plan;
+    CHECK(dsm.grid == 2);
+    CHECK(cs.run(l2, cuda::OutType::BF16, flat.mainloop) < kBf16Tolerance);
+    const std::vector<uint16_t> through_l2 = Case::host16(cs.c, p.m * p.n);
+    CHECK(cs.run(dsm, cuda::OutType::BF16, flat.mainloop) < kBf16Tolerance);
+    CHECK(Case::host16(cs.c, p.m * p.n) == through_l2);
+  }
+}
