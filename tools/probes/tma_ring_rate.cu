@@ -6,7 +6,10 @@
 // cuda/kernel/mainloop_wgmma.cuh loads), one consumer warp waits on each stage and frees it (no
 // MMA). CTA c reads B rows block c % blocks over k-tile range c / blocks of `splits` (dp: 1).
 // Per CTA the global timer gives the first stage's latency and the steady ns per k-tile; L2
-// flushed before every launch (lastwave-bench's protocol) unless a row says warm.
+// flushed before every launch (lastwave-bench's protocol) unless a row says warm. A row of 2
+// chunks loads 128-deep stages: each box one 3-D TMA of two 64-wide k-chunks (dims k-in-chunk,
+// row, chunk; the chunk stride 128 B), landing as two 128B-swizzled k-tiles one after another, as
+// a kernel with 128-deep k-tiles would; its ns per k-tile are per 64 of K, to compare.
 // Build (repository root): nvcc -std=c++17 -O3 -arch=sm_90a -I. -o trr
 //   tools/probes/tma_ring_rate.cu cuda/tensor_map.cpp -lcuda
 // Run: ./trr > tma-ring-rate.csv
@@ -42,7 +45,7 @@ constexpr int kSmemLimit = 227 * 1024;  // bytes of dynamic shared memory a CTA 
 struct Args {
   CUtensorMap a, b;
   int a_box_rows, b_box_rows;  // 0: no such box
-  int stages, splits;
+  int stages, splits, chunks;  // chunks: 64-wide k-chunks per stage (1: 2-D boxes, 2: 3-D)
   int64_t k_tiles, b_blocks;
   unsigned long long* times;  // per CTA: start, first stage landed, last stage landed
 };
@@ -53,18 +56,36 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* map, uint32_t bar, int32_t c0,
+                                            int32_t c1, int32_t c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, "
+      "{%3, %4, %5}], [%2];\n" ::"r"(dst),
+      "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
+// One box of `map` for stage step kt (k-tiles of chunks x 64) at row `row`.
+__device__ __forceinline__ void load_box(const Args& p, uint32_t dst, const CUtensorMap* map,
+                                         uint32_t bar, int64_t kt, int32_t row) {
+  if (p.chunks == 1) {
+    ptx::tma_load_2d(dst, map, bar, static_cast<int32_t>(kt * kTileK), row);
+  } else {
+    tma_load_3d(dst, map, bar, 0, row, static_cast<int32_t>(kt * p.chunks));
+  }
+}
+
 __device__ void produce(const Args& p, uint32_t ring, uint32_t stage_bytes, uint32_t full,
                         uint32_t empty, int64_t kt0, int64_t kt1, int32_t b_row) {
-  const uint32_t a_bytes = static_cast<uint32_t>(p.a_box_rows) * kRowBytes;
+  const uint32_t a_bytes = static_cast<uint32_t>(p.a_box_rows * p.chunks) * kRowBytes;
   for (int64_t kt = kt0; kt < kt1; ++kt) {
     const int64_t it = kt - kt0;
     const int s = static_cast<int>(it % p.stages);
     const uint32_t bar = full + s * kBarBytes, stage = ring + s * stage_bytes;
-    const auto k0 = static_cast<int32_t>(kt * kTileK);
     ptx::mbar_wait(empty + s * kBarBytes, static_cast<uint32_t>(((it / p.stages) & 1) ^ 1));
     ptx::mbar_arrive_expect_tx(bar, stage_bytes);
-    if (p.a_box_rows > 0) ptx::tma_load_2d(stage, &p.a, bar, k0, 0);
-    if (p.b_box_rows > 0) ptx::tma_load_2d(stage + a_bytes, &p.b, bar, k0, b_row);
+    if (p.a_box_rows > 0) load_box(p, stage, &p.a, bar, kt, 0);
+    if (p.b_box_rows > 0) load_box(p, stage + a_bytes, &p.b, bar, kt, b_row);
   }
 }
 
@@ -88,7 +109,8 @@ __global__ void __launch_bounds__(kThreads) ring_rate(const __grid_constant__ Ar
   extern __shared__ unsigned char smem[];
   const uint32_t base = ptx::smem_addr(smem);
   const uint32_t ring = (base + kStageAlign - 1) / kStageAlign * kStageAlign;
-  const uint32_t stage_bytes = static_cast<uint32_t>(p.a_box_rows + p.b_box_rows) * kRowBytes;
+  const uint32_t stage_bytes =
+      static_cast<uint32_t>((p.a_box_rows + p.b_box_rows) * p.chunks) * kRowBytes;
   const uint32_t full = ring + p.stages * stage_bytes, empty = full + kMaxStages * kBarBytes;
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
@@ -122,7 +144,26 @@ struct Case {
   int64_t m, n, k;
   int a_box_rows, b_box_rows, stages, splits;
   bool warm;
+  int chunks = 1;
 };
+
+// `rows` x `k` bf16 (k % 128 == 0) as dims (64 of k, row, k / 64): box 64 x box_rows x 2,
+// 128-byte swizzle, L2 promotion 256 B, out-of-bounds rows zero-filled.
+CUtensorMap encode_chunked_map(const void* base, int64_t rows, int64_t k, uint32_t box_rows) {
+  constexpr uint32_t kRank = 3, kChunksPerBox = 2;
+  const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(kTileK), static_cast<cuuint64_t>(rows),
+                                  static_cast<cuuint64_t>(k / kTileK)};
+  const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(k) * 2, kRowBytes};
+  const cuuint32_t box[kRank] = {kTileK, box_rows, kChunksPerBox};
+  const cuuint32_t elem_strides[kRank] = {1, 1, 1};
+  CUtensorMap map{};
+  const CUresult r = cuTensorMapEncodeTiled(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kRank, const_cast<void*>(base), dims, strides, box,
+      elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) throw std::runtime_error("3-D map: CUresult " + std::to_string(r));
+  return map;
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -139,17 +180,25 @@ void run(const Case& c, void* flush_buf, size_t flush_bytes, const cudaDevicePro
   check(cudaMemset(b, 0x3c, b_bytes), "fill B");
   Args p{};
   const int l2 = lw::cuda::default_l2_promotion(c.k);
-  p.a = lw::cuda::encode_operand_map(a, c.m, c.k, c.k, std::max(c.a_box_rows, 1), kTileK, l2);
-  p.b = lw::cuda::encode_operand_map(b, c.n, c.k, c.k, std::max(c.b_box_rows, 1), kTileK, l2);
+  const auto a_box = static_cast<uint32_t>(std::max(c.a_box_rows, 1));
+  const auto b_box = static_cast<uint32_t>(std::max(c.b_box_rows, 1));
+  if (c.chunks == 1) {
+    p.a = lw::cuda::encode_operand_map(a, c.m, c.k, c.k, a_box, kTileK, l2);
+    p.b = lw::cuda::encode_operand_map(b, c.n, c.k, c.k, b_box, kTileK, l2);
+  } else {
+    p.a = encode_chunked_map(a, c.m, c.k, a_box);
+    p.b = encode_chunked_map(b, c.n, c.k, b_box);
+  }
   p.a_box_rows = c.a_box_rows;
   p.b_box_rows = c.b_box_rows;
   p.stages = c.stages;
   p.splits = c.splits;
-  p.k_tiles = (c.k + kTileK - 1) / kTileK;
+  p.chunks = c.chunks;
+  p.k_tiles = (c.k + kTileK * c.chunks - 1) / (kTileK * c.chunks);
   p.b_blocks = (c.n + c.b_box_rows - 1) / c.b_box_rows;
   const int grid = static_cast<int>(p.b_blocks * c.splits);
   check(cudaMalloc(&p.times, sizeof(unsigned long long) * 3 * grid), "malloc times");
-  const int smem = kStageAlign + c.stages * (c.a_box_rows + c.b_box_rows) * kRowBytes +
+  const int smem = kStageAlign + c.stages * (c.a_box_rows + c.b_box_rows) * c.chunks * kRowBytes +
                    2 * kMaxStages * kBarBytes;
   if (smem > kSmemLimit || c.stages > kMaxStages) throw std::runtime_error("ring too large");
   check(cudaFuncSetAttribute(ring_rate, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "smem");
@@ -182,13 +231,13 @@ void run(const Case& c, void* flush_buf, size_t flush_bytes, const cudaDevicePro
     latency_ns.push_back(median(lat));
     ns_per_ktile.push_back(median(rate));
   }
-  const double rate = median(ns_per_ktile);
+  const double rate = median(ns_per_ktile) / c.chunks;  // per 64 of K
   const double stage_bytes =
       static_cast<double>(std::min<int64_t>(c.a_box_rows, c.m) + c.b_box_rows) * kRowBytes;
-  std::printf("%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%d,%s,%lld,%.2f,%.0f,%.1f,%.1f\n", prop.name,
+  std::printf("%s,%s,%lld,%lld,%lld,%d,%d,%d,%d,%d,%d,%s,%lld,%.2f,%.0f,%.1f,%.1f\n", prop.name,
               c.mimics, static_cast<long long>(c.m), static_cast<long long>(c.n),
-              static_cast<long long>(c.k), c.a_box_rows, c.b_box_rows, c.stages, c.splits, grid,
-              c.warm ? "warm" : "flushed", static_cast<long long>(per), median(event_us),
+              static_cast<long long>(c.k), c.a_box_rows, c.b_box_rows, c.chunks, c.stages, c.splits,
+              grid, c.warm ? "warm" : "flushed", static_cast<long long>(per), median(event_us),
               median(latency_ns), rate, stage_bytes / rate);
   std::fflush(stdout);
   check(cudaEventDestroy(start), "event");
@@ -223,9 +272,12 @@ int main() {
         {"16x64 splitk:8", 2, 576, 7168, 16, 64, 16, 8, false},
         {"16x64 splitk:8 B only", 2, 576, 7168, 0, 64, 16, 8, false},
         {"16x64 dp, 132 CTAs", 2, 8448, 7168, 16, 64, 16, 1, false},
+        {"16x64 dp, 128-deep stages", 2, 576, 7168, 16, 64, 8, 1, false, 2},
+        {"64x16 dp, 128-deep stages", 2, 576, 7168, 64, 16, 8, 1, false, 2},
+        {"B box only, 128-deep stages", 2, 576, 7168, 0, 64, 8, 1, false, 2},
     };
     std::printf(
-        "device,mimics,m,n,k,a_box_rows,b_box_rows,stages,splits,ctas,l2,k_tiles_per_cta,"
+        "device,mimics,m,n,k,a_box_rows,b_box_rows,chunks,stages,splits,ctas,l2,stages_per_cta,"
         "event_us,first_stage_ns,ns_per_ktile,gb_per_s_per_cta\n");
     for (const Case& c : cases) run(c, flush_buf, flush_bytes, prop);
     check(cudaFree(flush_buf), "free");
