@@ -268,7 +268,7 @@ int main() {
         {"B box only", 2, 576, 7168, 0, 64, 4, 1, false},
         {"B box only, one CTA", 2, 64, 7168, 0, 64, 16, 1, false},
         {"B box only, one CTA warm", 2, 64, 7168, 0, 64, 16, 1, true},
-        {"B box of 256 rows", 2, 768, 7168, 0, 256, 8, 1, false},
+        {"B box of 256 rows", 2, 768, 7168, 0, 256, 6, 1, false},
         {"16x64 splitk:8", 2, 576, 7168, 16, 64, 16, 8, false},
         {"16x64 splitk:8 B only", 2, 576, 7168, 0, 64, 16, 8, false},
         {"16x64 dp, 132 CTAs", 2, 8448, 7168, 16, 64, 16, 1, false},
