@@ -10,17 +10,23 @@ With --pass CSV... (repeatable) the positional CSVs are one independent pass of 
 each --pass another: a config's time is the mean of its passes' medians (configs every pass ran),
 a shape's cuBLAS time the mean of each pass's (each pass's fastest cuBLAS time of the shape), and
 the shapes are those every pass ran: one pass of a small class moves its figure by about 2.5 %.
+A shape's cuBLAS time is the fastest of its distinct cuBLAS timings (--cublas-ref fastest, the
+figures of docs/PERFORMANCE.md) or their median (--cublas-ref median). lastwave-bench times cuBLAS
+once a shape per command, and the fastest of more timings is lower: runs of different command counts
+(a pruned config list, one command, against the class's four) compare fairly only by the median.
 A shape reported that one of the positional CSVs has no row of at all (its command stopped before
 it, e.g. at lastwave-bench --time-limit) is counted per file on stderr: its best config then comes
 from the other files' configs alone.
 Usage: tools/small_report.py RESULTS.csv[.gz]... [--pass RESULTS.csv...]... [--max-cublas-us 20]
                              [--bands 0,10,20] [--without T1,T2] [--without-clusters C1]
-                             [--without-decompositions D1,D2] [--worst N] [--by-m]"""
+                             [--without-decompositions D1,D2] [--worst N] [--by-m]
+                             [--cublas-ref fastest|median]"""
 import argparse
 import collections
 import csv
 import gzip
 import math
+import statistics
 import sys
 
 US_PER_MS = 1000.0
@@ -63,13 +69,22 @@ def warn_missing(seen, reported):
                   "configs only", file=sys.stderr)
 
 
-def mean_of_passes(passes):
+CUBLAS_REFS = {"fastest": min, "median": statistics.median}
+
+
+def cublas_ms(rows, ref):
+    """A shape's cuBLAS time (ms) over its rows: CUBLAS_REFS[ref] of its distinct timings
+    (lastwave-bench times cuBLAS once a shape per command, so a class of four commands has four)."""
+    return CUBLAS_REFS[ref](sorted({float(r["cublas_ms"]) for r in rows}))
+
+
+def mean_of_passes(passes, ref):
     """(m, n, k) -> one row per config that every pass ran, its median_ms the mean over the passes
-    and its cublas_ms the mean of each pass's fastest cuBLAS time of the shape."""
+    and its cublas_ms the mean of each pass's cuBLAS time of the shape (cublas_ms with `ref`)."""
     merged = {}
     for shape in set.intersection(*(set(p) for p in passes)):
         by_config = [{config(r): r for r in p[shape]} for p in passes]
-        cublas = sum(min(float(r["cublas_ms"]) for r in p[shape]) for p in passes) / len(passes)
+        cublas = sum(cublas_ms(p[shape], ref) for p in passes) / len(passes)
         rows = []
         for c in set.intersection(*(set(b) for b in by_config)):
             row = dict(by_config[0][c])
@@ -97,12 +112,14 @@ def best(rows):
     return min(rows, key=lambda r: float(r["median_ms"]))
 
 
-def picks(shapes, max_us, without, without_clusters=frozenset(), without_decomps=frozenset()):
+def picks(shapes, max_us, without, without_clusters=frozenset(), without_decomps=frozenset(),
+          ref="fastest"):
     """Per small shape: (cuBLAS us, best row over all configs, best row without the tiles
-    `without`, the clusters `without_clusters` and the decompositions `without_decomps`)."""
+    `without`, the clusters `without_clusters` and the decompositions `without_decomps`); the
+    cuBLAS time by cublas_ms with `ref`."""
     out = []
     for shape, rows in sorted(shapes.items()):
-        cublas_us = min(float(r["cublas_ms"]) for r in rows) * US_PER_MS
+        cublas_us = cublas_ms(rows, ref) * US_PER_MS
         if cublas_us >= max_us:
             continue
         older = [r for r in rows
@@ -138,6 +155,8 @@ def main():
                     help="decompositions left out of the 'without' column (e.g. splitk:3,splitk:6)")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--by-m", action="store_true", help="a summary row per M")
+    ap.add_argument("--cublas-ref", choices=sorted(CUBLAS_REFS), default="fastest",
+                    help="a shape's cuBLAS time: the fastest of its rows' timings or their median")
     ap.add_argument("--pass", dest="passes", nargs="+", action="append", default=[],
                     metavar="CSV", help="another independent pass: configs take their mean time")
     a = ap.parse_args()
@@ -150,10 +169,11 @@ def main():
     try:
         seen = {}
         first = load(a.csv, seen)
-        shapes = mean_of_passes([first] + [load(p) for p in a.passes]) if a.passes else first
+        shapes = (mean_of_passes([first] + [load(p) for p in a.passes], a.cublas_ref)
+                  if a.passes else first)
         ps = picks(shapes, a.max_cublas_us, without,
                    frozenset(c for c in a.without_clusters.split(",") if c),
-                   frozenset(d for d in a.without_decompositions.split(",") if d))
+                   frozenset(d for d in a.without_decompositions.split(",") if d), a.cublas_ref)
         warn_missing(seen, {p[0] for p in ps})
     except (OSError, KeyError, ValueError) as e:
         sys.exit(f"small_report.py: cannot read {names}: {type(e).__name__}: {str(e)[:120]}")

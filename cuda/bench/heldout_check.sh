@@ -21,8 +21,8 @@
 # (lastwave-bench --configs; e.g. tools/prune_configs.py's list of those that came within 3 % of
 # some shape's best in earlier runs) in place of its own commands, into heldout-small-pruned-* /
 # heldout-large[-partJofN]-pruned-* files.
-# Compare a pruned run with pruned runs only: it times cuBLAS beside fewer rows, and
-# tools/small_report.py's reference (a shape's fastest cuBLAS time) is then higher.
+# A pruned run is one command where the class is four: it times cuBLAS once a shape, not four
+# times, so compare it with a full run by tools/small_report.py --cublas-ref median.
 set -uo pipefail
 BIN=$1
 OUT=$2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/small_report.py on a hand-made CSV (figures worked by hand below): per shape the fastest row
 # that ran, with and without the named tiles, against cuBLAS; shapes whose cuBLAS time is not below
-# the limit are left out; gzip input reads the same; no small shape is one line and a non-zero exit.
+# the limit are left out; gzip input reads the same; --cublas-ref median takes the median cuBLAS
+# timing of a shape's rows; no small shape is one line and a non-zero exit.
 set -uo pipefail
 script="$1"
 tmp="$(mktemp -d)"
@@ -128,6 +129,23 @@ fi
 python3 "$script" "$tmp/r.csv" "$tmp/r.csv" >"$tmp/out" 2>"$tmp/err"
 if [[ -s "$tmp/err" ]]; then
   echo "FAIL: files covering every shape warned: $(cat "$tmp/err")"
+  failures=$((failures + 1))
+fi
+
+# --cublas-ref: 2x64x64 timed cuBLAS at 10, 12 and 14 us beside its three rows; the fastest of them
+# (10) against our best 12 us is 0.833x, their median (12) 1.000x.
+cat >"$tmp/ref.csv" <<CSV
+$header
+2,64,64,0.012,0.014,1,64x32x64,1x1,dp
+2,64,64,0.013,0.010,1,64x64x64,1x1,dp
+2,64,64,0.016,0.012,1,64x128x64,1x1,dp
+CSV
+python3 "$script" "$tmp/ref.csv" --without none >"$tmp/out" 2>"$tmp/err"
+expect_line "| all < 20 us | 1 | 0.833x | 0 | 0.833x | 0 | 0 |"
+python3 "$script" "$tmp/ref.csv" --without none --cublas-ref median >"$tmp/out" 2>"$tmp/err"
+expect_line "| all < 20 us | 1 | 1.000x | 0 | 1.000x | 0 | 1 |"
+if python3 "$script" "$tmp/ref.csv" --cublas-ref mean >"$tmp/out" 2>"$tmp/err"; then
+  echo "FAIL: an unknown --cublas-ref should exit non-zero"
   failures=$((failures + 1))
 fi
 
