@@ -3,8 +3,8 @@
 
 Each fenced block of a document that starts with `$ tools/lastwave.sh` is a transcript: command
 lines (a trailing backslash continues one), each followed by the lines it printed (stderr, then
-stdout; trailing blank lines left out). A line `...` ends a command's output early: the lines before it must match, the rest is
-not checked. The commands of one document run in order in one scratch directory that links the
+stdout; trailing blank lines left out). A line `...` ends a command's output early: the lines
+before it must match, the rest is not checked. The commands of one document run in order in one scratch directory that links the
 repository's `configs/` (a command may read a file an earlier one wrote); `tools/lastwave.sh`
 becomes the `lastwave` binary given. Exit 0 when every block matches, 1 with a diff of each that
 does not, 2 on bad input (one line).
@@ -77,8 +77,10 @@ def run(words, lastwave, cwd):
 
 
 def check_document(path, lastwave, root):
-    """Returns the failures (strings) of one document; raises ValueError on a malformed block."""
+    """Returns (the failures (strings), the commands run) of one document; raises ValueError on a
+    malformed block."""
     failures = []
+    commands = 0
     with open(path, encoding="utf-8") as f:
         text = f.read()
     with tempfile.TemporaryDirectory() as scratch:
@@ -87,6 +89,7 @@ def check_document(path, lastwave, root):
             if not block or not block[0].startswith(COMMAND):
                 continue
             for words, expected, elided in transcripts(block):
+                commands += 1
                 actual, rc = run(words, lastwave, scratch)
                 if elided:
                     actual = actual[: len(expected)]
@@ -95,7 +98,7 @@ def check_document(path, lastwave, root):
                         difflib.unified_diff(expected, actual, "documented", "printed", lineterm="")
                     )
                     failures.append(f"{path}:{line_no}: {' '.join(words)} (exit {rc})\n{diff}")
-    return failures
+    return failures, commands
 
 
 def main():
@@ -112,9 +115,9 @@ def main():
         failures = []
         commands = 0
         for doc in args.docs:
-            failures += check_document(doc, lastwave, root)
-            with open(doc, encoding="utf-8") as f:
-                commands += f.read().count("\n" + COMMAND)
+            doc_failures, doc_commands = check_document(doc, lastwave, root)
+            failures += doc_failures
+            commands += doc_commands
     except (OSError, ValueError, subprocess.TimeoutExpired) as e:
         print(f"check_doc_blocks: {e}", file=sys.stderr)
         return 2

@@ -156,7 +156,7 @@ def main():
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--by-m", action="store_true", help="a summary row per M")
     ap.add_argument("--cublas-ref", choices=sorted(CUBLAS_REFS), default="fastest",
-                    help="a shape's cuBLAS time: the fastest of its rows' timings or their median")
+                    help="a shape's cuBLAS time: the fastest of its distinct timings or their median")
     ap.add_argument("--pass", dest="passes", nargs="+", action="append", default=[],
                     metavar="CSV", help="another independent pass: configs take their mean time")
     a = ap.parse_args()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's and docs/TOUR.md's `$ tools/lastwave.sh` transcripts print what they show
 # (tools/check_doc_blocks.py runs each against the built `lastwave`), and the checker itself fails
-# a transcript with a wrong number, honours `...`, and refuses a block that ends inside a command (exit 2).
+# a transcript with a wrong number, honours `...`, and refuses a block that ends inside a command
+# (exit 2).
 set -uo pipefail
 checker="$1" lastwave="$2"
 shift 2
@@ -16,7 +17,7 @@ fail() {
 python3 "$checker" --lastwave "$lastwave" --root . "$@" || fail "documents differ from the binary"
 
 fence='```'
-# The waves table's first rows, worked out from the tutorial (tests/golden pins the whole table),
+# The tutorial's Case 2 table's first rows (tests/golden pins the whole table),
 # then one digit changed.
 good_row='  dp -> DataParallel                                    132.0  eff   54.5%'
 cat >"$tmp/good.md" <<MD

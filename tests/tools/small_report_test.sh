@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tools/small_report.py on a hand-made CSV (figures worked by hand below): per shape the fastest row
 # that ran, with and without the named tiles, against cuBLAS; shapes whose cuBLAS time is not below
-# the limit are left out; gzip input reads the same; --cublas-ref median takes the median cuBLAS
-# timing of a shape's rows; no small shape is one line and a non-zero exit.
+# the limit are left out; gzip input reads the same; --cublas-ref median takes the median of a
+# shape's distinct cuBLAS timings; no small shape is one line and a non-zero exit.
 set -uo pipefail
 script="$1"
 tmp="$(mktemp -d)"
