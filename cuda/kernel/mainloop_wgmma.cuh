@@ -233,15 +233,20 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
   const uint32_t a_rows =
       static_cast<uint32_t>((wg / Cfg::kConsumersN) * Cfg::kWgRows) * kSmemRowBytes;
   const uint32_t b_rows = static_cast<uint32_t>(col_block * Cfg::kWgCols) * kSmemRowBytes;
+  // One low descriptor word per operand a stage; every wgmma's is that plus a constant.
+  const uint32_t lo_a = ptx::smem_desc_sw128_lo(op_a + a_rows);
+  const uint32_t lo_b = ptx::smem_desc_sw128_lo(op_b + b_rows);
 #pragma unroll
   for (int ks = 0; ks < kWgmmaSteps; ++ks) {
-    const uint32_t k_off = static_cast<uint32_t>(ks) * kWgmmaKBytes;
-    const uint64_t desc_b = ptx::smem_desc_sw128(op_b + b_rows + k_off);
+    constexpr auto kStepUnits = ptx::smem_desc_units(kWgmmaKBytes);
+    const uint32_t k_units = static_cast<uint32_t>(ks) * kStepUnits;
+    const uint64_t desc_b = ptx::smem_desc_sw128_at(lo_b + k_units);
 #pragma unroll
     for (int mb = 0; mb < Cfg::kMBlocks; ++mb) {
-      const uint32_t a_off = a_rows + static_cast<uint32_t>(mb * Cfg::kWgmmaM) * kSmemRowBytes;
+      const uint32_t a_units =
+          ptx::smem_desc_units(static_cast<uint32_t>(mb * Cfg::kWgmmaM) * kSmemRowBytes);
       auto& d = *reinterpret_cast<float(*)[Mma::kRegs]>(acc.v + mb * Mma::kRegs);
-      Mma::mma(d, ptx::smem_desc_sw128(op_a + a_off + k_off), desc_b);
+      Mma::mma(d, ptx::smem_desc_sw128_at(lo_a + a_units + k_units), desc_b);
     }
   }
 }

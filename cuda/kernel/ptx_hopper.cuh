@@ -164,16 +164,34 @@ __device__ __forceinline__ void cluster_wait() {
 }
 
 // Shared-memory matrix descriptor: K-major operand, 128-byte swizzle, 8-row groups 1024 B apart.
-__device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t addr) {
-  constexpr uint32_t kAddrMask = 0x3FFFF;  // 18-bit shared address
-  constexpr uint64_t kEncodeShift = 4;     // addresses and offsets are encoded in 16-byte units
-  constexpr uint64_t kLeadingOffset = 1;   // unused for swizzled K-major layouts
-  constexpr uint64_t kStrideBytes = 1024;  // 8 rows x 128 B: one swizzle atom
-  constexpr uint64_t kSwizzle128B = 1;     // layout type field value for 128B swizzle
-  constexpr int kLeadingShift = 16, kStrideShift = 32, kLayoutShift = 62;
-  return (static_cast<uint64_t>(addr & kAddrMask) >> kEncodeShift) |
-         (kLeadingOffset << kLeadingShift) | ((kStrideBytes >> kEncodeShift) << kStrideShift) |
-         (kSwizzle128B << kLayoutShift);
+// Its low word (start address and leading offset) follows the operand's address, its high word
+// (stride and layout) is fixed: the descriptor of address + d (d a multiple of 16) is the low word
+// plus d >> 4 while address + d stays in the 18-bit shared window, so a MAC loop computes one low
+// word a stage and adds constants (the ~20 address instructions a k-tile step took are the
+// consumers' issue bound on narrow tiles: docs/kernel-notes.md, "One CTA's k-tile rate").
+namespace smem_desc {
+constexpr uint32_t kAddrMask = 0x3FFFF;  // 18-bit shared address
+constexpr uint32_t kEncodeShift = 4;     // addresses and offsets are encoded in 16-byte units
+constexpr uint32_t kLeadingOffset = 1;   // unused for swizzled K-major layouts
+constexpr uint32_t kStrideBytes = 1024;  // 8 rows x 128 B: one swizzle atom
+constexpr uint32_t kSwizzle128B = 1;     // layout type field value for 128B swizzle
+constexpr int kLeadingShift = 16, kLayoutShiftHi = 62 - 32;
+constexpr uint32_t kHi128B = (kStrideBytes >> kEncodeShift) | (kSwizzle128B << kLayoutShiftHi);
+}  // namespace smem_desc
+
+__device__ __forceinline__ uint32_t smem_desc_sw128_lo(uint32_t addr) {
+  using namespace smem_desc;
+  return ((addr & kAddrMask) >> kEncodeShift) | (kLeadingOffset << kLeadingShift);
+}
+// The descriptor whose low word is `lo` (smem_desc_sw128_lo, plus offsets >> 4).
+__device__ __forceinline__ uint64_t smem_desc_sw128_at(uint32_t lo) {
+  uint64_t d;
+  asm("mov.b64 %0, {%1, %2};" : "=l"(d) : "r"(lo), "r"(smem_desc::kHi128B));
+  return d;
+}
+// A byte offset within a descriptor's operand, in the descriptor's 16-byte units.
+__host__ __device__ constexpr uint32_t smem_desc_units(uint32_t bytes) {
+  return bytes >> smem_desc::kEncodeShift;
 }
 
 __device__ __forceinline__ void wgmma_fence() {
