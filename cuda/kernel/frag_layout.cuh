@@ -15,7 +15,8 @@ constexpr int kFragRows = 8;       // row distance of the fragment's second pair
 constexpr int kFragFloats = 4;     // floats per fragment
 constexpr int kFragThreads = 256;  // threads that own a tile's accumulator (mma.sync)
 constexpr int kWarpSize = 32;
-constexpr int kLanesPerRow = 4;  // lanes sharing one fragment row (2 columns each)
+constexpr unsigned kFullWarpMask = 0xffffffffu;  // every lane of a warp (shuffle and vote masks)
+constexpr int kLanesPerRow = 4;                  // lanes sharing one fragment row (2 columns each)
 constexpr int kColsPerLane = 2;
 constexpr int kFragCols = kLanesPerRow * kColsPerLane;  // columns of one fragment (8)
 

@@ -29,7 +29,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (Cfg::kClusterReduce) init_cluster_reduce<L>(plan);  // fenced with the ring's
   const Ring<Cfg> ring = make_ring<Cfg>(smem);
   if constexpr (Cfg::kClusterReduce) ptx::cluster_arrive_relaxed();  // store_to_owner waits
-  const int wg = static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads;
+  // Broadcast from lane 0, so the compiler knows it warp-uniform: the consumers' descriptor and
+  // stage addresses derived from it can then live in uniform registers (no per-wgmma R2UR moves).
+  const int wg =
+      __shfl_sync(kFullWarpMask, static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads, 0);
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring);

@@ -260,10 +260,13 @@ __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& po
 #pragma unroll
   for (int i = 0; i < A::kSize; ++i) acc.v[i] = 0.0f;
   if (iters <= 0) return;
+  static_assert(kEvery > 0 && (kEvery & (kEvery - 1)) == 0, "a power-of-two consumer count");
   const bool warp_leader = threadIdx.x % kWarpSize == 0;
+  const auto mine = static_cast<uint32_t>(first);
+  const auto count = static_cast<uint32_t>(iters);  // a segment's k-tiles: K / 64 < 2^32
   int prev = -1;
-  for (int64_t it = 0; it < iters; ++it) {
-    if (it % kEvery == first) {
+  for (uint32_t it = 0; it < count; ++it) {  // 32-bit: the loop's own instructions are on the bound
+    if ((it & (kEvery - 1)) == mine) {
       ptx::mbar_wait(ring.full_bar(pos.stage), pos.phase);
       acc_fence(acc);
       ptx::wgmma_fence();
