@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,6 +69,37 @@ bool env_list_keeps(const char* var, int64_t a, int64_t b) {
 }
 bool suite_keeps(const TileShape& t) { return env_list_keeps("LW_SUITE_TILES", t.m, t.n); }
 bool suite_keeps(const ClusterShape& c) { return env_list_keeps("LW_SUITE_CLUSTERS", c.m, c.n); }
+
+// LW_SUITE_SHAPES=1x4096x4096,200x300x1000 (optional): the ragged-shape case runs these shapes in
+// place of its own; LW_SUITE_REPEAT=N runs each of its configurations N times. Together with the
+// tile and cluster filters they make a cheap repro of an intermittent failure.
+constexpr int64_t kMaxSuiteRepeat = 100000;  // runs of one configuration, at most
+std::vector<Problem> suite_shapes(std::vector<Problem> own) {
+  const char* only = std::getenv("LW_SUITE_SHAPES");
+  if (only == nullptr || *only == '\0') return own;
+  std::vector<Problem> out;
+  std::string item;
+  for (std::istringstream list(only); std::getline(list, item, ',');) {
+    Problem p;
+    char x1 = 0, x2 = 0;
+    std::istringstream in(item);
+    if (!(in >> p.m >> x1 >> p.n >> x2 >> p.k) || x1 != 'x' || x2 != 'x' || !in.eof() || p.m < 1 ||
+        p.n < 1 || p.k < 1) {
+      throw std::invalid_argument("LW_SUITE_SHAPES: bad shape '" + item + "' (expected MxNxK)");
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+int suite_repeat() {
+  const char* n = std::getenv("LW_SUITE_REPEAT");
+  if (n == nullptr || *n == '\0') return 1;
+  char* end = nullptr;
+  const int64_t r = std::strtoll(n, &end, 10);
+  if (*end != '\0' || r < 1 || r > kMaxSuiteRepeat)
+    throw std::invalid_argument(std::string("LW_SUITE_REPEAT: bad count '") + n + "'");
+  return static_cast<int>(r);
+}
 
 // The mma kernel and the wgmma kernel at every tile x cluster of sim/decomp/kernel_configs.hpp.
 const std::vector<Variant>& variants() {
@@ -151,48 +183,69 @@ Planned make(const std::string& name, const Problem& p, int64_t sms, Reduction r
 
 }  // namespace
 
+// One configuration of the ragged-shape case on `cs`'s problem: bf16 C, the swizzled plan (8 SMs,
+// deterministic) and fp32 C (8 SMs) against FP64. Returns the runs checked.
+static int check_ragged_config(Case& cs, const std::string& name, Reduction red, int64_t sms,
+                               const Variant& v) {
+  const Problem& p = cs.p;
+  const cuda::Mainloop ml = v.mainloop;
+  const Plan plan = make(name, p, sms, red, v).plan;
+  int checked = 0;
+  CHECK(cs.run(plan, cuda::OutType::BF16, ml) < kBf16Tolerance);
+  ++checked;
+  if (sms == kSmallSms && red == Reduction::Deterministic) {
+    // A tile swizzle moves tile ids to other tiles. Where every tile's k-range is cut alike (whole
+    // tiles, fixed splits) no tile's sums change: the same bits; Stream-K cuts each tile id's
+    // range differently, so there only the tolerance holds.
+    const std::vector<uint16_t> plain = Case::host16(cs.c, p.m * p.n);
+    Plan swizzled = plan;
+    swizzled.swizzle = kSuiteSwizzle;
+    CHECK(cs.run(swizzled, cuda::OutType::BF16, ml) < kBf16Tolerance);
+    if (plan.split_mode == SplitMode::None || plan.split_mode == SplitMode::FixedSplit) {
+      CHECK(Case::host16(cs.c, p.m * p.n) == plain);
+    }
+    ++checked;
+  }
+  if (sms == kSmallSms) {
+    CHECK(cs.run(plan, cuda::OutType::F32, ml) < kF32Tolerance);
+    ++checked;
+  }
+  return checked;
+}
+
 TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
-  const std::vector<Problem> shapes = {
-      {1, 1, 1},        {1, 300, 1000},  {127, 129, 63},   {200, 300, 1000}, {300, 170, 1001},
-      {256, 256, 2048}, {33, 1000, 520}, {640, 384, 3000}, {1, 4096, 4096},  {129, 257, 40},
-      {16, 8, 24},      {64, 56, 8},     {3, 200, 136}};  // narrow outputs, K < 64
+  const std::vector<Problem> shapes = suite_shapes({{1, 1, 1},
+                                                    {1, 300, 1000},
+                                                    {127, 129, 63},
+                                                    {200, 300, 1000},
+                                                    {300, 170, 1001},
+                                                    {256, 256, 2048},
+                                                    {33, 1000, 520},
+                                                    {640, 384, 3000},
+                                                    {1, 4096, 4096},
+                                                    {129, 257, 40},
+                                                    {16, 8, 24},  // narrow outputs, K < 64
+                                                    {64, 56, 8},
+                                                    {3, 200, 136}});
+  const int repeat = suite_repeat();
   int checked = 0;
   for (const Problem& p : shapes) {
     Case cs(p);
     for (const auto& name : schedules())
       for (Reduction red : {Reduction::Deterministic, Reduction::Atomic})
         for (int64_t sms : {sms_of_device(), int64_t{kSmallSms}})
-          for (const Variant& v : variants()) {
-            const cuda::Mainloop ml = v.mainloop;
-            const Plan plan = make(name, p, sms, red, v).plan;
-            CAPTURE(v.name());
-            CAPTURE(p.m);
-            CAPTURE(p.n);
-            CAPTURE(p.k);
-            CAPTURE(name);
-            CAPTURE(std::string(red_name(red)));
-            CAPTURE(sms);
-            const double e = cs.run(plan, cuda::OutType::BF16, ml);
-            CHECK(e < kBf16Tolerance);
-            ++checked;
-            if (sms == kSmallSms && red == Reduction::Deterministic) {
-              // A tile swizzle moves tile ids to other tiles. Where every tile's k-range is cut
-              // alike (whole tiles, fixed splits) no tile's sums change: the same bits; Stream-K
-              // cuts each tile id's range differently, so there only the tolerance holds.
-              const std::vector<uint16_t> plain = Case::host16(cs.c, p.m * p.n);
-              Plan swizzled = plan;
-              swizzled.swizzle = kSuiteSwizzle;
-              CHECK(cs.run(swizzled, cuda::OutType::BF16, ml) < kBf16Tolerance);
-              if (plan.split_mode == SplitMode::None || plan.split_mode == SplitMode::FixedSplit) {
-                CHECK(Case::host16(cs.c, p.m * p.n) == plain);
-              }
-              ++checked;
+          for (const Variant& v : variants())
+            for (int rep = 0; rep < repeat; ++rep) {
+              CAPTURE(v.name());
+              CAPTURE(p.m);
+              CAPTURE(p.n);
+              CAPTURE(p.k);
+              CAPTURE(name);
+              CAPTURE(std::string(red_name(red)));
+              CAPTURE(sms);
+              CAPTURE(rep);
+              checked += check_ragged_config(cs, name, red, sms, v);
             }
-            if (sms == kSmallSms) {
-              CHECK(cs.run(plan, cuda::OutType::F32, ml) < kF32Tolerance);
-              ++checked;
-            }
-          }
   }
   MESSAGE("configurations checked against FP64: " << checked);
 }
