@@ -74,20 +74,20 @@ bool suite_keeps(const ClusterShape& c) { return env_list_keeps("LW_SUITE_CLUSTE
 // place of its own; LW_SUITE_REPEAT=N runs each of its configurations N times. Together with the
 // tile and cluster filters they make a cheap repro of an intermittent failure.
 constexpr int64_t kMaxSuiteRepeat = 100000;  // runs of one configuration, at most
-std::vector<Problem> suite_shapes(std::vector<Problem> own) {
+std::vector<Problem> suite_shapes(const std::vector<Problem>& own) {
   const char* only = std::getenv("LW_SUITE_SHAPES");
   if (only == nullptr || *only == '\0') return own;
   std::vector<Problem> out;
   std::string item;
   for (std::istringstream list(only); std::getline(list, item, ',');) {
-    Problem p;
-    char x1 = 0, x2 = 0;
-    std::istringstream in(item);
-    if (!(in >> p.m >> x1 >> p.n >> x2 >> p.k) || x1 != 'x' || x2 != 'x' || !in.eof() || p.m < 1 ||
-        p.n < 1 || p.k < 1) {
-      throw std::invalid_argument("LW_SUITE_SHAPES: bad shape '" + item + "' (expected MxNxK)");
+    const std::string bad = "LW_SUITE_SHAPES: bad shape '" + item + "' (expected MxNxK)";
+    if (std::count(item.begin(), item.end(), 'x') != 2) throw std::invalid_argument(bad);
+    try {
+      const TileShape t = parse_tile_text(item);  // the same extents a tile's MxNxK takes
+      out.push_back(Problem{t.m, t.n, t.k});
+    } catch (const std::invalid_argument&) {
+      throw std::invalid_argument(bad);
     }
-    out.push_back(p);
   }
   return out;
 }
@@ -214,19 +214,11 @@ static int check_ragged_config(Case& cs, const std::string& name, Reduction red,
 }
 
 TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
-  const std::vector<Problem> shapes = suite_shapes({{1, 1, 1},
-                                                    {1, 300, 1000},
-                                                    {127, 129, 63},
-                                                    {200, 300, 1000},
-                                                    {300, 170, 1001},
-                                                    {256, 256, 2048},
-                                                    {33, 1000, 520},
-                                                    {640, 384, 3000},
-                                                    {1, 4096, 4096},
-                                                    {129, 257, 40},
-                                                    {16, 8, 24},  // narrow outputs, K < 64
-                                                    {64, 56, 8},
-                                                    {3, 200, 136}});
+  const std::vector<Problem> own = {
+      {1, 1, 1},        {1, 300, 1000},  {127, 129, 63},   {200, 300, 1000}, {300, 170, 1001},
+      {256, 256, 2048}, {33, 1000, 520}, {640, 384, 3000}, {1, 4096, 4096},  {129, 257, 40},
+      {16, 8, 24},      {64, 56, 8},     {3, 200, 136}};  // narrow outputs, K < 64
+  const std::vector<Problem> shapes = suite_shapes(own);
   const int repeat = suite_repeat();
   int checked = 0;
   for (const Problem& p : shapes) {
