@@ -126,6 +126,8 @@ struct WgmmaConfig {
   static_assert(kernel_has_config(TileShape{kM, kN, kTileK}, ClusterShape{kCm, kCn}),
                 "a tile x cluster of sim/decomp/kernel_configs.hpp");
   static_assert(kStages >= 2, "the ring needs two stages");
+  static_assert(!kAlternateK || kStages % kConsumers == 0,
+                "alternating consumers wait on stages whose previous fill was their own");
   static_assert(kConsumerWarps == kWgmmaConsumerWarps, "the epilogue stages every consumer warp");
   static_assert(kWgmmaM / (kWarpgroupThreads / 32) == kEpilogueBoxRows,
                 "a warp's rows of an m64 block are one store box");

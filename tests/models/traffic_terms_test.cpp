@@ -266,19 +266,23 @@ TEST_CASE("the wgmma kernel's stage ring and the load-latency pipe") {
   CHECK(wgmma_stages(TileShape{128, 192, 64}) == 5);
   CHECK(wgmma_stages(TileShape{256, 128, 64}) == 4);
   // The narrow tiles up to the cap of 16: 64x16 and 16x64 10 KiB a stage (21 fit), 64x64 16 KiB
-  // (13.1 -> 13), 16x128 18 KiB (11.7 -> 11), 64x96 20 KiB (10.5 -> 10); the splitk-dsm form
-  // at most 8.
+  // (13.1 -> 13, and its alternating consumers take an even ring: 12), 48x64 (swapped, no
+  // alternation) 14 KiB (14.98 -> 14), 16x128 18 KiB (11.7 -> 11), 64x96 20 KiB (10.5 -> 10); the
+  // splitk-dsm form at most 8.
   CHECK(wgmma_stages(TileShape{64, 16, 64}) == 16);
   CHECK(wgmma_stages(TileShape{16, 64, 64}) == 16);
-  CHECK(wgmma_stages(TileShape{64, 64, 64}) == 13);
+  CHECK(wgmma_stages(TileShape{64, 64, 64}) == 12);
+  CHECK(wgmma_stages(TileShape{48, 64, 64}) == 14);
   CHECK(wgmma_stages(TileShape{16, 128, 64}) == 11);
   CHECK(wgmma_stages(TileShape{64, 96, 64}) == 10);
   CHECK(wgmma_stages(TileShape{64, 64, 64}, /*cluster_reduce=*/true) == 8);
   CHECK(wgmma_stages(TileShape{16, 64, 64}, /*cluster_reduce=*/true) == 8);
   // A second store box per warp where the ring leaves 198384 B (two boxes: 32768): 64x16's 16
-  // stages take 163840 (two), 64x64's 13 take 212992 (one), its splitk-dsm form's 8 131072 (two).
+  // stages take 163840 (two), 64x64's 12 take 196608 (two), 16x128's 11 take 202752 (one), 64x64's
+  // splitk-dsm form's 8 131072 (two).
   CHECK(wgmma_epilogue_buffers(TileShape{64, 16, 64}) == 2);
-  CHECK(wgmma_epilogue_buffers(TileShape{64, 64, 64}) == 1);
+  CHECK(wgmma_epilogue_buffers(TileShape{64, 64, 64}) == 2);
+  CHECK(wgmma_epilogue_buffers(TileShape{16, 128, 64}) == 1);
   CHECK(wgmma_epilogue_buffers(TileShape{64, 64, 64}, true) == 2);
   // 1024 + 16 x 10240 + 272 + 32768; 1024 + 8 x 16384 + 272 + 32768.
   CHECK(wgmma_smem_bytes(TileShape{64, 16, 64}) == 197904);
