@@ -16,9 +16,10 @@
 
 namespace {
 
-// The consumers either take alternate k-tiles of a segment (64-row tiles of at most 64 columns)
-// or both read every stage; either way they meet after each segment (the exchange / the fix-up).
-enum class Form { Alternate, EveryConsumer };
+// The consumers take alternate k-tiles of a segment (64-row tiles of at most 64 columns) or both
+// read every stage, and meet after each segment (the exchange / the fix-up); or, ping-pong, take
+// alternate segments, each starting its MAC loop once the partner's previous one ended (`Turns`).
+enum class Form { Alternate, EveryConsumer, Pingpong };
 constexpr int kConsumers = lw::kWgmmaConsumers;
 
 struct Stage {
@@ -37,10 +38,11 @@ bool parity_wait_passes(int64_t phases_completed, int64_t parity) {
 
 struct Consumer {
   size_t segment = 0;
-  int64_t it = 0;    // k-tile of the segment
-  int64_t pos = 0;   // its ring position
-  int prev = -1;     // stage read last, released after the next wait (or at the segment's end)
-  bool met = false;  // waiting for the partner at the segment's end
+  int64_t it = 0;     // k-tile of the segment
+  int64_t pos = 0;    // its ring position
+  int prev = -1;      // stage read last, released after the next wait (or at the segment's end)
+  bool met = false;   // waiting for the partner at the segment's end
+  bool turn = false;  // ping-pong: its turn to multiply the current segment came
 };
 
 class RingModel {
@@ -92,6 +94,7 @@ class RingModel {
   bool consume(int g) {
     Consumer& c = cons_[g];
     if (c.segment >= iters_.size()) return false;
+    if (form_ == Form::Pingpong) return take_turn(g, c);
     if (c.met) return meet();
     if (c.it == iters_[c.segment]) {
       release(c);
@@ -99,6 +102,31 @@ class RingModel {
       return true;
     }
     if (form_ == Form::Alternate && c.it % kConsumers != g) return advance(c);
+    return read(g, c);
+  }
+
+ private:
+  // Ping-pong: skip the partner's segment; on its own, wait for its turn (the partner's MAC loop
+  // of the segment before ended), read every k-tile, then pass the turn.
+  bool take_turn(int g, Consumer& c) {
+    if (static_cast<int>(c.segment % kConsumers) != g) {
+      c.pos += iters_[c.segment++];
+      return true;
+    }
+    if (!c.turn) {
+      if (macs_ended_ < c.segment) return false;
+      c.turn = true;
+    }
+    if (c.it < iters_[c.segment]) return read(g, c);
+    release(c);
+    macs_ended_ = c.segment + 1;
+    ++c.segment;
+    c.it = 0;
+    c.turn = false;
+    return true;
+  }
+  // Waits on the full barrier of its position's stage; once it passes, checks the fill landed.
+  bool read(int g, Consumer& c) {
     const int stage = static_cast<int>(c.pos % stages_);
     const Stage& s = ring_[stage];
     if (!parity_wait_passes(s.full_phases, (c.pos / stages_) & 1)) return false;
@@ -110,8 +138,6 @@ class RingModel {
     c.prev = stage;
     return advance(c);
   }
-
- private:
   bool advance(Consumer& c) {
     ++c.it;
     ++c.pos;
@@ -120,7 +146,7 @@ class RingModel {
   void release(Consumer& c) {
     if (c.prev < 0) return;
     Stage& s = ring_[c.prev];
-    const int readers = form_ == Form::Alternate ? 1 : kConsumers;
+    const int readers = form_ == Form::EveryConsumer ? kConsumers : 1;
     if (++s.empty_arrivals == readers) {
       s.empty_arrivals = 0;
       ++s.empty_phases;
@@ -148,6 +174,7 @@ class RingModel {
   Consumer cons_[kConsumers];
   int64_t total_ = 0;
   int64_t next_fill_ = 0;
+  size_t macs_ended_ = 0;  // ping-pong: segments whose MAC loop ended (in walk order)
   std::string violation_;
 };
 
@@ -228,6 +255,23 @@ TEST_CASE("consumers that both read every stage are safe on odd rings too") {
       }
     }
   }
+}
+
+TEST_CASE(
+    "ping-pong consumers on the kernels' rings, odd ones too, only pass waits on landed fills") {
+  int odd = 0;
+  for (const lw::TileShape& t : lw::kKernelTiles) {
+    if (!lw::wgmma_can_pingpong(t)) continue;
+    const auto stages = static_cast<int>(lw::wgmma_stages(t));
+    odd += stages % 2;
+    for (const auto& iters : walks(stages)) {
+      for (const std::string& v : every_schedule(stages, iters, Form::Pingpong)) {
+        INFO(lw::tile_text(t), " stages ", stages);
+        CHECK(v == "");
+      }
+    }
+  }
+  CHECK(odd >= 1);  // 64x256 (5), 128x96 (7), 64x80 (11)
 }
 
 TEST_CASE("on an odd ring an alternating consumer passes on the partner's fill still in flight") {
