@@ -253,7 +253,9 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
 
 // The MAC loop over ring k-tiles it = 0..iters of which this consumer multiplies those with
 // it % kEvery == first (every one, or alternate ones): keeps one wgmma group in flight and frees a
-// stage once the group reading it is done. Every consumer advances `pos` over all of them.
+// stage once the group reading it is done. Every consumer advances `pos` over all of them. With
+// alternate ones the ring is a whole number of rounds (wgmma_stages): a parity wait on a stage
+// whose previous fill was the partner's could pass before that fill landed.
 template <class Cfg, int kEvery, class A>
 __device__ __forceinline__ void mac_loop(const Ring<Cfg>& ring, RingPos<Cfg>& pos, int64_t iters,
                                          int wg, int first, A& acc) {
