@@ -186,10 +186,10 @@ constexpr int64_t wgmma_ring_room(int64_t buffers) {
 // The ring's stages: as many as fit beside one box per warp, at most the form's cap
 // (`cluster_reduce`: the splitk-dsm form). Where the consumers take alternate k-tiles, a whole
 // number of rounds of them: a consumer's full-barrier wait on a stage is a parity test, which
-// passes on the stage's previous phase unless that phase has completed; with a ring of a
-// multiple of kWgmmaConsumers stages the previous fill of every stage it waits on was its own,
-// which it waited for, while with an odd ring it was the partner's, whose TMA may land after
-// later fills (docs/kernel-notes.md, "An odd ring under alternating consumers").
+// also passes while the stage's previous fill has not landed; with a ring of a multiple of
+// kWgmmaConsumers stages that fill was, within a segment, the consumer's own, which it waited
+// for, while with an odd ring it was the partner's, whose TMA may land after later fills
+// (docs/kernel-notes.md, "An odd ring under alternating consumers").
 constexpr int64_t wgmma_stages(const TileShape& t, bool cluster_reduce = false) {
   const int64_t cap = cluster_reduce ? kWgmmaDsmMaxStages : kWgmmaMaxStages;
   const int64_t fit = wgmma_ring_room(1) / wgmma_stage_bytes(t);
