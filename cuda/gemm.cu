@@ -317,6 +317,16 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
                                   kBoxK, l2_promotion_bytes_);
       map_b_ = encode_operand_map(b, plan_.problem.n, plan_.problem.k, pitch, wg->slice_rows_b,
                                   kBoxK, l2_promotion_bytes_);
+      const auto chunks = static_cast<uint32_t>(plan_.tile.k / kTileK);
+      map_a_chunks_ = map_b_chunks_ = CUtensorMap{};
+      if (chunks > 1) {
+        map_a_chunks_ =
+            encode_operand_chunks_map(a, plan_.problem.m, plan_.problem.k, pitch, wg->slice_rows_a,
+                                      kBoxK, chunks, l2_promotion_bytes_);
+        map_b_chunks_ =
+            encode_operand_chunks_map(b, plan_.problem.n, plan_.problem.k, pitch, wg->slice_rows_b,
+                                      kBoxK, chunks, l2_promotion_bytes_);
+      }
       map_a_ptr_ = a;
       map_b_ptr_ = b;
     }
@@ -334,6 +344,8 @@ void GemmLauncher::launch(const Operands& ops, cudaStream_t stream) {
     TmaMaps maps;
     maps.a = map_a_;
     maps.b = map_b_;
+    maps.a_chunks = map_a_chunks_;
+    maps.b_chunks = map_b_chunks_;
     maps.c = p.c_vectors ? map_c_ : CUtensorMap{};
     maps.c_tail = p.c_vectors ? map_c_tail_ : CUtensorMap{};
     const int64_t size = cluster_size(plan_);

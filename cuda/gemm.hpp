@@ -108,6 +108,8 @@ class GemmLauncher {
   const void* map_c_ptr_ = nullptr;  // C of the cached output maps (TMA-store epilogue)
   CUtensorMap map_a_{};
   CUtensorMap map_b_{};
+  CUtensorMap map_a_chunks_{};  // deep tiles' k-chunk maps (zero on the other tiles)
+  CUtensorMap map_b_chunks_{};
   CUtensorMap map_c_{};
   CUtensorMap map_c_tail_{};
 };

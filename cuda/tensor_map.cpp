@@ -87,6 +87,30 @@ CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_
                          CU_TENSOR_MAP_SWIZZLE_128B, promotion_of(l2_promotion_bytes));
 }
 
+CUtensorMap encode_operand_chunks_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
+                                      uint32_t box_rows, uint32_t chunk_k, uint32_t box_chunks,
+                                      int l2_promotion_bytes) {
+  constexpr cuuint32_t kChunkRank = 3;
+  const int64_t chunks = (k + chunk_k - 1) / chunk_k;
+  const cuuint64_t dims[kChunkRank] = {chunk_k, static_cast<cuuint64_t>(rows),
+                                       static_cast<cuuint64_t>(chunks)};
+  const cuuint64_t strides[kChunkRank - 1] = {
+      static_cast<cuuint64_t>(pitch) * static_cast<cuuint64_t>(kBf16Bytes),
+      static_cast<cuuint64_t>(chunk_k) * static_cast<cuuint64_t>(kBf16Bytes)};
+  const cuuint32_t box[kChunkRank] = {chunk_k, box_rows, box_chunks};
+  const cuuint32_t elem_strides[kChunkRank] = {1, 1, 1};
+  CUtensorMap map{};
+  const CUresult r = encode_fn()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kChunkRank, const_cast<void*>(base), dims, strides,
+      box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      promotion_of(l2_promotion_bytes), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    throw std::runtime_error("cuTensorMapEncodeTiled (k-chunks) failed with CUresult " +
+                             std::to_string(r));
+  }
+  return map;
+}
+
 CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,
                               uint32_t box_cols) {
   constexpr uint32_t kSwizzleBytes = 128;

@@ -37,6 +37,16 @@ void require_l2_promotion(int bytes);
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
                                uint32_t box_rows, uint32_t box_k, int l2_promotion_bytes);
 
+// 3-D bf16 map of the same operand as k-chunks of `chunk_k` elements (chunk_k * 2 = 128 bytes,
+// one swizzle row): dims chunk_k x rows x ceil(k / chunk_k), the chunks `chunk_k` elements apart
+// in each row; box chunk_k x `box_rows` x `box_chunks`, landing as `box_chunks` planes of
+// box_rows swizzled rows, i.e. `box_chunks` 2-D boxes of encode_operand_map in one copy. Chunks
+// past the last read as zero; the last chunk of a row of k % chunk_k != 0 reads past its row (the
+// loader takes that chunk through the 2-D map). Throws like encode_operand_map.
+CUtensorMap encode_operand_chunks_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
+                                      uint32_t box_rows, uint32_t chunk_k, uint32_t box_chunks,
+                                      int l2_promotion_bytes);
+
 // 2-D bf16 map of a row-major `rows` x `cols` output (cols % 8 == 0, `base` 16-byte aligned) for
 // TMA stores of `box_rows` x `box_cols` boxes: 128-byte swizzle when a box row is 128 bytes, else
 // dense rows; elements outside the matrix are not written. Throws like encode_operand_map.

@@ -38,7 +38,7 @@ struct KernelConfig {
 // owning a kWgRows x kWgCols block of the tile (ping-pong: the whole tile of every other
 // segment), then run fixup and epilogue. kWhole: the whole-tile form (below).
 template <int kM, int kN, int kCm = 1, int kCn = 1, bool kPp = false, bool kWhole = kPp,
-          bool kDsm = false>
+          bool kDsm = false, int kK = cuda::kTileK>
 struct WgmmaConfig {
   static constexpr int kTileM = kM;
   static constexpr int kTileN = kN;
@@ -47,12 +47,13 @@ struct WgmmaConfig {
   static constexpr int kClusterSize = kCm * kCn;
   static constexpr int kSliceRowsA = kM / kCn;  // rows of A this CTA loads (and multicasts)
   static constexpr int kSliceRowsB = kN / kCm;
-  static constexpr int kTileK = cuda::kTileK;
+  static constexpr int kTileK = kK;  // a stage's K: kChunks chunks of cuda::kTileK (one box each)
+  static constexpr int kChunks = kK / cuda::kTileK;
   static constexpr int kWarpgroupThreads = static_cast<int>(kWgmmaWarpgroupThreads);
   static constexpr int kConsumers = kWgmmaConsumers;  // consumer warpgroups
   // Tiles whose rows are not whole wgmmas run swapped: the accumulator holds the tile's transpose
   // (kFrameM = kN rows of B x kFrameN = kM rows of A), the epilogue writes it back transposed.
-  static constexpr bool kSwapped = wgmma_swapped(TileShape{kM, kN, cuda::kTileK});
+  static constexpr bool kSwapped = wgmma_swapped(TileShape{kM, kN, kK});
   static constexpr int kFrameM = kSwapped ? kN : kM;
   static constexpr int kFrameN = kSwapped ? kM : kN;
   // Ping-pong consumers each own the whole frame (every other segment); otherwise 64-row frames
@@ -115,9 +116,11 @@ struct WgmmaConfig {
   static constexpr int kProducerRegs = 40;
   static constexpr int kConsumerRegs = 232;
 
+  static_assert(kChunks * cuda::kTileK == kK && (kChunks == 1 || kClusterSize == 1),
+                "whole chunks; deep stages without a multicast slice");
   static_assert(kFrameM % (kConsumersM * kWgmmaM) == 0, "consumer rows are whole wgmma blocks");
   static_assert(!kPingpong || kWholeTiles, "the ping-pong form runs whole tiles only");
-  static_assert(!kPingpong || wgmma_can_pingpong(TileShape{kM, kN, cuda::kTileK}),
+  static_assert(!kPingpong || wgmma_can_pingpong(TileShape{kM, kN, kK}),
                 "ping-pong only where one warpgroup holds the whole tile");
   static_assert(kWgCols % 8 == 0 && kMmaCols <= 256, "wgmma N is a multiple of 8 up to 256");
   static_assert(!kAlternateK || (kMBlocks == 1 && kConsumersN == kConsumers),

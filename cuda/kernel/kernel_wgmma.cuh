@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       __shfl_sync(kFullWarpMask, static_cast<int>(threadIdx.x) / Cfg::kWarpgroupThreads, 0);
   if (wg == 0) {  // the producer warpgroup never joins the consumers' named barrier
     ptx::regs_dealloc<Cfg::kProducerRegs>();
-    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring);
+    if (threadIdx.x == 0) produce<Cfg>(plan, maps, ring, p.k);
   } else {
     ptx::regs_alloc<Cfg::kConsumerRegs>();
     CtaWalk w;

@@ -25,13 +25,18 @@ struct TmaMaps {
   CUtensorMap b;
   CUtensorMap c;
   CUtensorMap c_tail;
+  // Deep tiles (kChunks > 1): A and B as 3-D maps of k-chunks (encode_operand_chunks_map), a
+  // stage's chunks one box; zero (unused) on the other tiles.
+  CUtensorMap a_chunks;
+  CUtensorMap b_chunks;
 };
 
 constexpr int kWgmmaK = 16;                              // k per wgmma instruction
-constexpr int kWgmmaSteps = kTileK / kWgmmaK;            // 4 per k-tile
+constexpr int kWgmmaSteps = kTileK / kWgmmaK;            // 4 per k-chunk
 constexpr uint32_t kWgmmaKBytes = kWgmmaK * kElemBytes;  // 32 B along a swizzled row
 constexpr uint32_t kSmemRowBytes = kTileK * kElemBytes;  // 128 B
-static_assert(kSmemRowBytes == 128, "one k-tile row is one 128-byte swizzle row");
+static_assert(kSmemRowBytes == 128, "one k-chunk row is one 128-byte swizzle row");
+static_assert(kTileK == kWgmmaChunkK, "the kernels' k-chunk is the configs'");
 
 // Shared-memory addresses of the stage ring and its barriers.
 template <class Cfg>
@@ -157,6 +162,27 @@ __device__ __forceinline__ void load_slice(uint32_t dst, const CUtensorMap* map,
   }
 }
 
+// A deep stage (kChunks k-chunks) of both operands, no cluster: one 3-D box of chunks each. The
+// last k-tile of a row of K % kTileK != 0, whose last chunk the 3-D map would read past the row,
+// goes as one 2-D box per chunk instead (a chunk wholly past K reads as zero either way).
+template <class Cfg>
+__device__ __forceinline__ void load_chunks(const Ring<Cfg>& ring, int stage, const TmaMaps& maps,
+                                            uint32_t full, int32_t k0, int32_t k, int32_t row_a,
+                                            int32_t row_b) {
+  if (k % kTileK == 0 || k0 + Cfg::kTileK <= k) {
+    ptx::tma_load_3d(ring.a(stage), &maps.a_chunks, full, 0, row_a, k0 / kTileK);
+    ptx::tma_load_3d(ring.b(stage), &maps.b_chunks, full, 0, row_b, k0 / kTileK);
+    return;
+  }
+#pragma unroll
+  for (int c = 0; c < Cfg::kChunks; ++c) {
+    const auto plane_a = static_cast<uint32_t>(c * Cfg::kTileM) * kSmemRowBytes;
+    const auto plane_b = static_cast<uint32_t>(c * Cfg::kTileN) * kSmemRowBytes;
+    ptx::tma_load_2d(ring.a(stage) + plane_a, &maps.a, full, k0 + c * kTileK, row_a);
+    ptx::tma_load_2d(ring.b(stage) + plane_b, &maps.b, full, k0 + c * kTileK, row_b);
+  }
+}
+
 // The producer's last act in a cluster: waits until every stage it filled was released by the
 // consumers of every CTA of the cluster (as if filling kStages more). Then no peer will multicast
 // into this CTA or arrive on its barriers again, so it may exit without a cluster barrier.
@@ -171,9 +197,13 @@ __device__ __forceinline__ void drain_ring(const Ring<Cfg>& ring, RingPos<Cfg> p
 // Producer (one thread): every k-tile of every segment of this CTA's walk, in walk order.
 template <class Cfg>
 __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
-                                        const Ring<Cfg>& ring) {
+                                        const Ring<Cfg>& ring, int32_t k) {
   ptx::prefetch_tensor_map(&maps.a);
   ptx::prefetch_tensor_map(&maps.b);
+  if constexpr (Cfg::kChunks > 1) {
+    ptx::prefetch_tensor_map(&maps.a_chunks);
+    ptx::prefetch_tensor_map(&maps.b_chunks);
+  }
   const int64_t rank = cluster_rank<Cfg>();
   const int64_t slice_a = rank / Cfg::kClusterM, slice_b = rank % Cfg::kClusterM;
   const uint16_t ma = mask_a<Cfg>(rank), mb = mask_b<Cfg>(rank);
@@ -187,14 +217,18 @@ __device__ __forceinline__ void produce(const Plan& plan, const TmaMaps& maps,
     const auto row_a = static_cast<int32_t>(cta.m * Cfg::kTileM);
     const auto row_b = static_cast<int32_t>(cta.n * Cfg::kTileN);
     for (int64_t kt = s.k_begin; kt < s.k_end; ++kt) {
-      const auto k0 = static_cast<int32_t>(kt * kTileK);
+      const auto k0 = static_cast<int32_t>(kt * Cfg::kTileK);
       const uint32_t full = ring.full_bar(pos.stage);
       ptx::mbar_wait(ring.empty_bar(pos.stage), pos.phase ^ 1);
       ptx::mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // own slices + the peers' multicasts
-      load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
-                                                         row_a, slice_a, ma);
-      load_slice<Cfg::kSliceRowsB, (Cfg::kClusterM > 1)>(ring.b(pos.stage), &maps.b, full, k0,
-                                                         row_b, slice_b, mb);
+      if constexpr (Cfg::kChunks == 1) {
+        load_slice<Cfg::kSliceRowsA, (Cfg::kClusterN > 1)>(ring.a(pos.stage), &maps.a, full, k0,
+                                                           row_a, slice_a, ma);
+        load_slice<Cfg::kSliceRowsB, (Cfg::kClusterM > 1)>(ring.b(pos.stage), &maps.b, full, k0,
+                                                           row_b, slice_b, mb);
+      } else {
+        load_chunks<Cfg>(ring, pos.stage, maps, full, k0, k, row_a, row_b);
+      }
       pos.advance();
     }
   }
@@ -233,20 +267,28 @@ __device__ __forceinline__ void mma_stage(const Ring<Cfg>& ring, int stage, int 
   const uint32_t a_rows =
       static_cast<uint32_t>((wg / Cfg::kConsumersN) * Cfg::kWgRows) * kSmemRowBytes;
   const uint32_t b_rows = static_cast<uint32_t>(col_block * Cfg::kWgCols) * kSmemRowBytes;
-  // One low descriptor word per operand a stage; every wgmma's is that plus a constant.
+  // One low descriptor word per operand a stage; every wgmma's is that plus a constant. A deep
+  // stage keeps its chunks one after another, each the operand's rows of one k-chunk.
   const uint32_t lo_a = ptx::smem_desc_sw128_lo(op_a + a_rows);
   const uint32_t lo_b = ptx::smem_desc_sw128_lo(op_b + b_rows);
+  constexpr auto kPlaneUnitsA = ptx::smem_desc_units(
+      static_cast<uint32_t>(Cfg::kSwapped ? Cfg::kTileN : Cfg::kTileM) * kSmemRowBytes);
+  constexpr auto kPlaneUnitsB = ptx::smem_desc_units(
+      static_cast<uint32_t>(Cfg::kSwapped ? Cfg::kTileM : Cfg::kTileN) * kSmemRowBytes);
 #pragma unroll
-  for (int ks = 0; ks < kWgmmaSteps; ++ks) {
+  for (int step = 0; step < Cfg::kChunks * kWgmmaSteps; ++step) {
     constexpr auto kStepUnits = ptx::smem_desc_units(kWgmmaKBytes);
-    const uint32_t k_units = static_cast<uint32_t>(ks) * kStepUnits;
-    const uint64_t desc_b = ptx::smem_desc_sw128_at(lo_b + k_units);
+    const auto chunk = static_cast<uint32_t>(step / kWgmmaSteps);
+    const uint32_t k_units = static_cast<uint32_t>(step % kWgmmaSteps) * kStepUnits;
+    const uint32_t k_units_a = k_units + chunk * kPlaneUnitsA;
+    const uint32_t k_units_b = k_units + chunk * kPlaneUnitsB;
+    const uint64_t desc_b = ptx::smem_desc_sw128_at(lo_b + k_units_b);
 #pragma unroll
     for (int mb = 0; mb < Cfg::kMBlocks; ++mb) {
       const uint32_t a_units =
           ptx::smem_desc_units(static_cast<uint32_t>(mb * Cfg::kWgmmaM) * kSmemRowBytes);
       auto& d = *reinterpret_cast<float(*)[Mma::kRegs]>(acc.v + mb * Mma::kRegs);
-      Mma::mma(d, ptx::smem_desc_sw128_at(lo_a + a_units + k_units), desc_b);
+      Mma::mma(d, ptx::smem_desc_sw128_at(lo_a + a_units + k_units_a), desc_b);
     }
   }
 }

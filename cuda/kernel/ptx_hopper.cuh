@@ -70,6 +70,18 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* map, uint3
       : "memory");
 }
 
+// TMA: 3-D box at element coordinates (c0 innermost, c1, c2) of `map` -> shared `dst` (the box's
+// c2 planes one after another), completing its bytes on mbarrier `bar`. Out-of-bounds elements
+// are zero-filled.
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* map, uint32_t bar, int32_t c0,
+                                            int32_t c1, int32_t c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, "
+      "{%3, %4, %5}], [%2];\n" ::"r"(dst),
+      "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
 // TMA multicast: the box lands at the same shared offset `dst` in every CTA of `cta_mask` and
 // completes its bytes on each one's mbarrier at offset `bar`.
 __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void* map, uint32_t bar,

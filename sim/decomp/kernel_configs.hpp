@@ -9,26 +9,36 @@
 
 namespace lw {
 
-// Tile shapes (elements; k is the MAC-loop step). 16- and 32-row tiles serve M <= 32 (decode) and
-// run swapped (wgmma_swapped), and so do 48x64 and 80x64; 64-row tiles serve skinny M, the narrow
-// 64x16, 64x32, 64x48, 64x64, 64x80, 64x96 and 128x64 spread small outputs over the SMs without
-// splitting K (64x80, 64x96 and 64x192 step the tile count between the powers of two). cuBLAS's
-// deep-K tiles, named in its column-major frame (tst_48x64 4x2, tst_64x80 2x4), are our 64x48 2x4
-// and 80x64 4x2; their transposes 48x64 and 64x80 win other shapes (docs/PERFORMANCE.md, "Lines of
-// four" and "cuBLAS's deep-K tiles in our frame"); 128xN widths let the tile count fit the SM
-// count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2 traffic per FLOP of
-// 128x128, and 192x192 cuts it by a third (cuBLAS runs it where its tile count fits one wave, e.g.
-// 4808x960: 130 tiles). 136x128 and 144x128 run swapped (128x136 / 128x144 frames, each consumer
-// an n136 / n144 wgmma): one or two of their rows cover M = 129..144 or 257..288 where 128-row
-// tiles need one more (cuBLAS's tst_128x136 / tst_64x136 on 260x6728x2896 and 263x2848x7720).
+// Tile shapes (elements; k is the MAC-loop step, kWgmmaChunkK or kDeepTileK). 16- and 32-row tiles
+// serve M <= 32 (decode) and run swapped (wgmma_swapped), and so do 48x64 and 80x64; 64-row tiles
+// serve skinny M, the narrow 64x16, 64x32, 64x48, 64x64, 64x80, 64x96 and 128x64 spread small
+// outputs over the SMs without splitting K (64x80, 64x96 and 64x192 step the tile count between the
+// powers of two). cuBLAS's deep-K tiles, named in its column-major frame (tst_48x64 4x2, tst_64x80
+// 2x4), are our 64x48 2x4 and 80x64 4x2; their transposes 48x64 and 64x80 win other shapes
+// (docs/PERFORMANCE.md, "Lines of four" and "cuBLAS's deep-K tiles in our frame"); 128xN widths let
+// the tile count fit the SM count (wgmma N steps of 8 up to 256); 128x256 and 256x128 halve the L2
+// traffic per FLOP of 128x128, and 192x192 cuts it by a third (cuBLAS runs it where its tile count
+// fits one wave, e.g. 4808x960: 130 tiles). 136x128 and 144x128 run swapped (128x136 / 128x144
+// frames, each consumer an n136 / n144 wgmma): one or two of their rows cover M = 129..144 or
+// 257..288 where 128-row tiles need one more (cuBLAS's tst_128x136 / tst_64x136 on 260x6728x2896
+// and 263x2848x7720).
 inline constexpr TileShape kKernelTiles[] = {
     {16, 64, 64},   {16, 128, 64},  {32, 64, 64},   {32, 128, 64},  {48, 64, 64},   {64, 16, 64},
     {64, 32, 64},   {64, 48, 64},   {64, 64, 64},   {64, 80, 64},   {80, 64, 64},   {64, 96, 64},
     {128, 64, 64},  {64, 128, 64},  {64, 192, 64},  {64, 256, 64},  {128, 96, 64},  {128, 112, 64},
     {128, 120, 64}, {128, 128, 64}, {128, 144, 64}, {128, 160, 64}, {128, 176, 64}, {128, 192, 64},
     {128, 208, 64}, {128, 224, 64}, {128, 256, 64}, {192, 192, 64}, {256, 128, 64}, {136, 128, 64},
-    {144, 128, 64},
+    {144, 128, 64}, {16, 64, 128},  {16, 128, 128}, {32, 64, 128},  {32, 128, 128}, {48, 64, 128},
+    {64, 16, 128},  {64, 32, 128},  {64, 48, 128},  {64, 64, 128},  {80, 64, 128},
 };
+// The narrow tiles also come kDeepTileK deep: a stage holds two kWgmmaChunkK-element chunks of
+// each operand, loaded as one 3-D TMA box per operand. One CTA's load path costs about 110 ns a
+// box whatever its bytes up to 8 KiB (docs/kernel-notes.md, "One CTA's k-tile rate"), so on a
+// deep-K narrow tile, where that path sets a CTA's rate, two chunks a box halve its cost per K.
+// Without a cluster only (kernel_has_config): a multicast slice's chunk planes would not land
+// where the stage keeps them.
+inline constexpr int64_t kWgmmaChunkK = 64;  // elements of K in one 128-byte swizzle row
+inline constexpr int64_t kDeepTileK = 128;
 inline constexpr int kKernelTileCount = sizeof(kKernelTiles) / sizeof(kKernelTiles[0]);
 
 // Cluster shapes the kernels launch with: 2x1 shares B (the two CTAs' tiles are stacked along M),
@@ -271,6 +281,7 @@ constexpr bool kernel_has_config(const TileShape& t, const ClusterShape& c) {
   if (kernel_tile_index(t) < 0 || !kernel_has_cluster(c) || !cluster_serves_tile(t, c)) {
     return false;
   }
+  if (t.k != kWgmmaChunkK && c.m * c.n != 1) return false;  // deep tiles: 1x1 only
   const int64_t b_slice = t.n / c.m, a_slice = t.m / c.n;
   return b_slice * c.m == t.n && b_slice % kSwizzleAtomRows == 0 && a_slice * c.n == t.m &&
          a_slice % kSwizzleAtomRows == 0;

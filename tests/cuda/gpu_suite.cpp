@@ -58,16 +58,24 @@ struct Variant {
   }
 };
 
-// LW_SUITE_TILES=64x128,128x128 and LW_SUITE_CLUSTERS=4x2,2x4 (optional): only those tiles' and
-// clusters' variants, so that a device command on a short budget checks a kernel change's configs
-// first.
+// LW_SUITE_TILES=64x128,128x128,16x64x128 and LW_SUITE_CLUSTERS=4x2,2x4 (optional): only those
+// tiles' and clusters' variants, so that a device command on a short budget checks a kernel
+// change's configs first.
 bool env_list_keeps(const char* var, int64_t a, int64_t b) {
   const char* only = std::getenv(var);
   if (only == nullptr || *only == '\0') return true;
   const std::string list = "," + std::string(only) + ",";
   return list.find("," + std::to_string(a) + "x" + std::to_string(b) + ",") != std::string::npos;
 }
-bool suite_keeps(const TileShape& t) { return env_list_keeps("LW_SUITE_TILES", t.m, t.n); }
+// A tile is named MxN (its 64-deep form) or MxNxK (that depth).
+bool suite_keeps(const TileShape& t) {
+  const char* only = std::getenv("LW_SUITE_TILES");
+  if (only == nullptr || *only == '\0') return true;
+  const std::string list = "," + std::string(only) + ",";
+  const std::string deep = "," + tile_text(t) + ",";
+  return list.find(deep) != std::string::npos ||
+         (t.k == kDefaultTile.k && env_list_keeps("LW_SUITE_TILES", t.m, t.n));
+}
 bool suite_keeps(const ClusterShape& c) { return env_list_keeps("LW_SUITE_CLUSTERS", c.m, c.n); }
 
 // LW_SUITE_SHAPES=1x4096x4096,200x300x1000 (optional): the ragged-shape case runs these shapes in
@@ -217,7 +225,8 @@ TEST_CASE("every decomposition x reduction x ragged shape matches FP64") {
   const std::vector<Problem> own = {
       {1, 1, 1},        {1, 300, 1000},  {127, 129, 63},   {200, 300, 1000}, {300, 170, 1001},
       {256, 256, 2048}, {33, 1000, 520}, {640, 384, 3000}, {1, 4096, 4096},  {129, 257, 40},
-      {16, 8, 24},      {64, 56, 8},     {3, 200, 136}};  // narrow outputs, K < 64
+      {16, 8, 24},      {64, 56, 8},     {3, 200, 136},  // narrow outputs, K < 64
+      {65, 72, 192}};  // K an odd number of 64-chunks: a deep tile's last chunk wholly past K
   const std::vector<Problem> shapes = suite_shapes(own);
   const int repeat = suite_repeat();
   int checked = 0;

@@ -27,9 +27,24 @@ bool has_pingpong_form(const TileShape& t) {
 }
 
 bool has_cluster_reduce_form(const TileShape& t) {
-  constexpr TileShape kDsmTiles[] = {{16, 64, 64}, {16, 128, 64}, {32, 64, 64}, {32, 128, 64},
-                                     {48, 64, 64}, {64, 16, 64},  {64, 32, 64}, {64, 48, 64},
-                                     {64, 64, 64}, {64, 80, 64},  {80, 64, 64}, {64, 96, 64}};
+  constexpr TileShape kDsmTiles[] = {{16, 64, 64},
+                                     {16, 128, 64},
+                                     {32, 64, 64},
+                                     {32, 128, 64},
+                                     {48, 64, 64},
+                                     {64, 16, 64},
+                                     {64, 32, 64},
+                                     {64, 48, 64},
+                                     {64, 64, 64},
+                                     {64, 80, 64},
+                                     {80, 64, 64},
+                                     {64, 96, 64},
+                                     // 128 deep: the rest fill their shared memory with stages
+                                     {16, 64, 128},
+                                     {16, 128, 128},
+                                     {48, 64, 128},
+                                     {64, 16, 128},
+                                     {64, 48, 128}};
   for (const TileShape& d : kDsmTiles)
     if (lw::same_tile(d, t)) return true;
   return false;
@@ -147,6 +162,24 @@ TEST_CASE("narrow tiles: lines of four and eight-CTA clusters, never 2x2") {
   // 16x64, 16x128: 4x1 and 4x2; 32x64, 32x128, 64x32: all four; 64x16: 1x4 and 2x4.
   CHECK(lines == 9);
   CHECK(oct == 9);
+}
+
+TEST_CASE("deep tiles: the ten narrow tiles 128 deep, without a cluster only") {
+  constexpr TileShape kNarrow[] = {{16, 64, 128}, {16, 128, 128}, {32, 64, 128}, {32, 128, 128},
+                                   {48, 64, 128}, {64, 16, 128},  {64, 32, 128}, {64, 48, 128},
+                                   {64, 64, 128}, {80, 64, 128}};
+  int deep = 0;
+  for (const TileShape& t : lw::kKernelTiles) deep += t.k == lw::kDeepTileK;
+  CHECK(deep == 10);
+  for (const TileShape& t : kNarrow) {
+    INFO("tile " << t.m << "x" << t.n << "x" << t.k);
+    CHECK(lw::kernel_has_config(t, ClusterShape{1, 1}));
+    for (const ClusterShape& c : lw::kKernelClusters)
+      if (c.m * c.n > 1) CHECK(!lw::kernel_has_config(t, c));
+    // A stage is both chunks of both operands: twice the 64-deep tile's bytes.
+    CHECK(lw::wgmma_stage_bytes(t) == 2 * lw::wgmma_stage_bytes(TileShape{t.m, t.n, 64}));
+  }
+  CHECK(!lw::kernel_has_config(TileShape{128, 128, 128}, ClusterShape{1, 1}));  // not a kernel tile
 }
 
 TEST_CASE("the parts hold every entry once") {
