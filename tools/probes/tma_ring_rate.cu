@@ -50,28 +50,13 @@ struct Args {
   unsigned long long* times;  // per CTA: start, first stage landed, last stage landed
 };
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ void tma_load_3d(uint32_t dst, const void* map, uint32_t bar, int32_t c0,
-                                            int32_t c1, int32_t c2) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, "
-      "{%3, %4, %5}], [%2];\n" ::"r"(dst),
-      "l"(map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
-      : "memory");
-}
-
 // One box of `map` for stage step kt (k-tiles of chunks x 64) at row `row`.
 __device__ __forceinline__ void load_box(const Args& p, uint32_t dst, const CUtensorMap* map,
                                          uint32_t bar, int64_t kt, int32_t row) {
   if (p.chunks == 1) {
     ptx::tma_load_2d(dst, map, bar, static_cast<int32_t>(kt * kTileK), row);
   } else {
-    tma_load_3d(dst, map, bar, 0, row, static_cast<int32_t>(kt * p.chunks));
+    ptx::tma_load_3d(dst, map, bar, 0, row, static_cast<int32_t>(kt * p.chunks));
   }
 }
 
@@ -109,8 +94,9 @@ __device__ void consume(const Args& p, uint32_t full, uint32_t empty, int64_t n)
   for (int64_t it = 0; it < n; ++it, pos.advance(p.stages)) {
     const auto s = static_cast<uint32_t>(pos.stage);
     ptx::mbar_wait(full + s * kBarBytes, pos.phase);
-    if (it == 0) first = global_ns();  // at the ring's ends only: no timer read inside the loop
-    if (it == n - 1) last = global_ns();
+    if (it == 0)
+      first = ptx::globaltimer();  // at the ring's ends only: no timer read inside the loop
+    if (it == n - 1) last = ptx::globaltimer();
     __syncwarp();
     if (threadIdx.x % kWarpSize == 0) ptx::mbar_arrive(empty + s * kBarBytes);
   }
@@ -141,7 +127,7 @@ __global__ void __launch_bounds__(kThreads) ring_rate(const __grid_constant__ Ar
   const int64_t per = (p.k_tiles + p.splits - 1) / p.splits;
   const int64_t kt0 = min(part * per, p.k_tiles), kt1 = min(kt0 + per, p.k_tiles);
   if (threadIdx.x == 0) {
-    p.times[3 * blockIdx.x] = global_ns();
+    p.times[3 * blockIdx.x] = ptx::globaltimer();
     produce(p, ring, stage_bytes, full, empty, kt0, kt1,
             static_cast<int32_t>(block * p.b_box_rows));
   } else if (threadIdx.x >= kWarpSize) {
