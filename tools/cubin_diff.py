@@ -3,11 +3,13 @@
 kernel's .text section (its SASS, byte for byte) between two cubins, or between the wgmma kernel
 table (cuda/kernels/wgmma_part_*.cu), gemm.cu and stage_rows.cu of a git ref and of the working tree
 compiled with nvcc -cubin (the flags of cuda/defs.bzl). Kernels are matched by name; a template
-argument added with a default (`, false>` tails) matches the name without it. Exit 0 when every
+argument added with a default (`, false>` tails, and the values --defaulted names: `--defaulted
+64` for an `int kK = 64`) matches the name without it. Exit 0 when every
 kernel of the old side is present and identical (kernels only on the new side are listed as new),
 1 when any differs or is missing, 2 on bad input.
-Usage: tools/cubin_diff.py OLD.cubin NEW.cubin
-       tools/cubin_diff.py --ref REF [--jobs N]     (REF: a git ref; run from the repository root)"""
+Usage: tools/cubin_diff.py OLD.cubin NEW.cubin [--defaulted VALUE]...
+       tools/cubin_diff.py --ref REF [--jobs N] [--defaulted VALUE]...   (REF: a git ref; run from
+       the repository root)"""
 import argparse
 import os
 import re
@@ -29,7 +31,7 @@ SECTION_HEADER = "<IIQQQQIIQQ"  # name, type, flags, addr, offset, size, link, i
 TEXT_PREFIX = ".text."
 # An anonymous namespace's name hashes the source path: two checkouts of one file differ there.
 ANON_NAMESPACE = re.compile(r"_GLOBAL__N__[0-9a-f]+_")
-DEFAULTED_TAIL = re.compile(r"(, false)+>")
+DEFAULT_VALUES = ("false",)  # trailing template arguments taken for defaults
 
 
 class BadInput(Exception):
@@ -73,13 +75,19 @@ def demangled(names):
     return dict(zip(names, out))
 
 
-def keyed(kernels_by_name):
-    """Comparison key -> (display name, bytes): the demangled name without defaulted tails, or the
-    exact name where two kernels of one side would share a key."""
+def defaulted_tail(values):
+    """A run of trailing template arguments, each one of `values`, up to the closing '>'."""
+    alternatives = "|".join(re.escape(v) for v in values)
+    return re.compile(rf"(, (?:{alternatives}))+>")
+
+
+def keyed(kernels_by_name, tail):
+    """Comparison key -> (display name, bytes): the demangled name without defaulted tails (regex
+    `tail`), or the exact name where two kernels of one side would share a key."""
     names = demangled(kernels_by_name)
     loose = {}
     for mangled, text in kernels_by_name.items():
-        loose.setdefault(DEFAULTED_TAIL.sub(">", names[mangled]), []).append(mangled)
+        loose.setdefault(tail.sub(">", names[mangled]), []).append(mangled)
     out = {}
     for key, group in loose.items():
         for mangled in group:
@@ -87,9 +95,10 @@ def keyed(kernels_by_name):
     return out
 
 
-def compare(old, new):
+def compare(old, new, default_values=DEFAULT_VALUES):
     """(identical, differing names, missing names, new names) of two {mangled: bytes} maps."""
-    a, b = keyed(old), keyed(new)
+    tail = defaulted_tail(default_values)
+    a, b = keyed(old, tail), keyed(new, tail)
     identical = sum(1 for k, (_, t) in a.items() if k in b and b[k][1] == t)
     differing = sorted(a[k][0] for k in a if k in b and b[k][1] != a[k][1])
     missing = sorted(a[k][0] for k in a if k not in b)
@@ -143,6 +152,7 @@ def main(argv):
     ap.add_argument("cubins", nargs="*")
     ap.add_argument("--ref")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--defaulted", action="append", default=[], metavar="VALUE")
     args = ap.parse_args(argv)
     try:
         if args.ref is not None and not args.cubins:
@@ -155,7 +165,10 @@ def main(argv):
     except BadInput as e:
         print(f"cubin_diff: {e}", file=sys.stderr)
         return 2
-    return report(*compare(old, new))
+    if any(not v.strip() or any(c in v for c in ",<>") for v in args.defaulted):
+        print("cubin_diff: --defaulted takes one template argument's value", file=sys.stderr)
+        return 2
+    return report(*compare(old, new, DEFAULT_VALUES + tuple(v.strip() for v in args.defaulted)))
 
 
 if __name__ == "__main__":
