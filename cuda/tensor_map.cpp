@@ -32,24 +32,37 @@ EncodeTiled* encode_fn() {
   return fn;
 }
 
+// A bf16 map of `rank` dimensions (innermost first; strides in bytes, one fewer than dims), unit
+// element strides, no interleave; `what` names it in the error.
+template <int kMapRank>
+CUtensorMap encode_bf16_tiled(const void* base, const cuuint64_t (&dims)[kMapRank],
+                              const cuuint64_t (&strides)[kMapRank - 1],
+                              const cuuint32_t (&box)[kMapRank], CUtensorMapSwizzle swizzle,
+                              CUtensorMapL2promotion promotion, const char* what) {
+  cuuint32_t elem_strides[kMapRank];
+  for (cuuint32_t& e : elem_strides) e = 1;
+  CUtensorMap map{};
+  const CUresult r =
+      encode_fn()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kMapRank, const_cast<void*>(base), dims,
+                  strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    throw std::runtime_error(std::string("cuTensorMapEncodeTiled") + what +
+                             " failed with CUresult " + std::to_string(r));
+  }
+  return map;
+}
+
 // A 2-D bf16 map of a row-major rows x cols matrix, rows `pitch` elements apart, with box
 // box_cols x box_rows.
-CUtensorMap encode_bf16_map(void* base, int64_t rows, int64_t cols, int64_t pitch,
+CUtensorMap encode_bf16_map(const void* base, int64_t rows, int64_t cols, int64_t pitch,
                             uint32_t box_rows, uint32_t box_cols, CUtensorMapSwizzle swizzle,
                             CUtensorMapL2promotion promotion) {
-  CUtensorMap map{};
   const cuuint64_t dims[kRank] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
   const cuuint64_t strides[kRank - 1] = {static_cast<cuuint64_t>(pitch) *
                                          static_cast<cuuint64_t>(kBf16Bytes)};
   const cuuint32_t box[kRank] = {box_cols, box_rows};
-  const cuuint32_t elem_strides[kRank] = {1, 1};
-  const CUresult r = encode_fn()(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kRank, base, dims, strides,
-                                 box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                                 promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    throw std::runtime_error("cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r));
-  }
-  return map;
+  return encode_bf16_tiled<kRank>(base, dims, strides, box, swizzle, promotion, "");
 }
 
 CUtensorMapL2promotion promotion_of(int bytes) {
@@ -83,14 +96,14 @@ void require_l2_promotion(int bytes) {
 
 CUtensorMap encode_operand_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
                                uint32_t box_rows, uint32_t box_k, int l2_promotion_bytes) {
-  return encode_bf16_map(const_cast<void*>(base), rows, k, pitch, box_rows, box_k,
-                         CU_TENSOR_MAP_SWIZZLE_128B, promotion_of(l2_promotion_bytes));
+  return encode_bf16_map(base, rows, k, pitch, box_rows, box_k, CU_TENSOR_MAP_SWIZZLE_128B,
+                         promotion_of(l2_promotion_bytes));
 }
 
 CUtensorMap encode_operand_chunks_map(const void* base, int64_t rows, int64_t k, int64_t pitch,
                                       uint32_t box_rows, uint32_t chunk_k, uint32_t box_chunks,
                                       int l2_promotion_bytes) {
-  constexpr cuuint32_t kChunkRank = 3;
+  constexpr int kChunkRank = 3;
   const int64_t chunks = (k + chunk_k - 1) / chunk_k;
   const cuuint64_t dims[kChunkRank] = {chunk_k, static_cast<cuuint64_t>(rows),
                                        static_cast<cuuint64_t>(chunks)};
@@ -98,17 +111,8 @@ CUtensorMap encode_operand_chunks_map(const void* base, int64_t rows, int64_t k,
       static_cast<cuuint64_t>(pitch) * static_cast<cuuint64_t>(kBf16Bytes),
       static_cast<cuuint64_t>(chunk_k) * static_cast<cuuint64_t>(kBf16Bytes)};
   const cuuint32_t box[kChunkRank] = {chunk_k, box_rows, box_chunks};
-  const cuuint32_t elem_strides[kChunkRank] = {1, 1, 1};
-  CUtensorMap map{};
-  const CUresult r = encode_fn()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, kChunkRank, const_cast<void*>(base), dims, strides,
-      box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      promotion_of(l2_promotion_bytes), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    throw std::runtime_error("cuTensorMapEncodeTiled (k-chunks) failed with CUresult " +
-                             std::to_string(r));
-  }
-  return map;
+  return encode_bf16_tiled<kChunkRank>(base, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B,
+                                       promotion_of(l2_promotion_bytes), " (k-chunks)");
 }
 
 CUtensorMap encode_output_map(void* base, int64_t rows, int64_t cols, uint32_t box_rows,

@@ -61,22 +61,21 @@ struct Variant {
 // LW_SUITE_TILES=64x128,128x128,16x64x128 and LW_SUITE_CLUSTERS=4x2,2x4 (optional): only those
 // tiles' and clusters' variants, so that a device command on a short budget checks a kernel
 // change's configs first.
-bool env_list_keeps(const char* var, int64_t a, int64_t b) {
+bool env_list_keeps(const char* var, const std::string& name) {
   const char* only = std::getenv(var);
   if (only == nullptr || *only == '\0') return true;
   const std::string list = "," + std::string(only) + ",";
-  return list.find("," + std::to_string(a) + "x" + std::to_string(b) + ",") != std::string::npos;
+  return list.find("," + name + ",") != std::string::npos;
 }
+std::string pair_text(int64_t a, int64_t b) { return std::to_string(a) + "x" + std::to_string(b); }
 // A tile is named MxN (its 64-deep form) or MxNxK (that depth).
 bool suite_keeps(const TileShape& t) {
-  const char* only = std::getenv("LW_SUITE_TILES");
-  if (only == nullptr || *only == '\0') return true;
-  const std::string list = "," + std::string(only) + ",";
-  const std::string deep = "," + tile_text(t) + ",";
-  return list.find(deep) != std::string::npos ||
-         (t.k == kDefaultTile.k && env_list_keeps("LW_SUITE_TILES", t.m, t.n));
+  return env_list_keeps("LW_SUITE_TILES", tile_text(t)) ||
+         (t.k == kDefaultTile.k && env_list_keeps("LW_SUITE_TILES", pair_text(t.m, t.n)));
 }
-bool suite_keeps(const ClusterShape& c) { return env_list_keeps("LW_SUITE_CLUSTERS", c.m, c.n); }
+bool suite_keeps(const ClusterShape& c) {
+  return env_list_keeps("LW_SUITE_CLUSTERS", pair_text(c.m, c.n));
+}
 
 // LW_SUITE_SHAPES=1x4096x4096,200x300x1000 (optional): the ragged-shape case runs these shapes in
 // place of its own; LW_SUITE_REPEAT=N runs each of its configurations N times. Together with the
