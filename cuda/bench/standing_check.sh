@@ -5,7 +5,7 @@
 # cut short still returns the rows it measured. card.txt logs the card, then each part's exit
 # status, seconds and SM clock at its end.
 # Usage: [PACK=FILE.tgz] cuda/bench/standing_check.sh BIN_DIR WORK_DIR PART[:SECONDS]...
-#   BIN_DIR: lastwave-bench (and gpu_suite for racecheck); run from the repository root.
+#   BIN_DIR: lastwave-bench (and gpu_suite for racecheck and suite); run from the repository root.
 # Parts (SECONDS: the part's limit; its default below):
 #   skinny       configs/shapes/skinny-m.csv, every tile 1x1 (docs/PERFORMANCE.md, "Skinny M by M")
 #   smallSMS     the held-out small class at SMS SMs (132, 96, 64, ...) on its pruned config list
@@ -13,6 +13,8 @@
 #   squares      4096^3 on the dp family, cuBLAS timed beside every row ("Squares and K % 64 != 0")
 #   racecheck    compute-sanitizer racecheck of gpu_suite's per-decomposition sanitize case on the
 #                128-deep tiles
+#   suite        the whole GPU suite (cuda/run_on_gpu.sh BIN WORK/suite suite: docs/gpu-suite-log.txt's
+#                form; LW_COMMIT names the binaries' commit in its header)
 # The device call's own limit must exceed the sum of the parts' (plus ~30 s of set-up).
 # Exit 1 when a part exits non-zero (card.txt's rc; lastwave-bench's 4: it stopped at the part's
 # time limit, its rows written; heldout_check.sh's 1 then too), 2 on bad parts (before any runs).
@@ -29,6 +31,7 @@ SKINNY_S=125  # skinny M: 54 shapes x 41 tiles x 9 decompositions fit in about 2
 SMALL_S=230   # a pruned small class at 132 / 96 SMs; 64 SMs needs about 260 (docs/PERFORMANCE.md)
 SQUARES_S=90
 RACECHECK_S=110
+SUITE_S=420  # every tile x cluster x decomposition; not yet timed on the 41 tiles
 SKINNY_DECOMPS=dp,dp-persistent,splitk:2,splitk:4,splitk:8,splitk-dsm:2,splitk-dsm:4,splitk-dsm:8,streamk
 DEEP_TILES=16x64x128,16x128x128,32x64x128,32x128x128,48x64x128,64x16x128,64x32x128,64x48x128
 DEEP_TILES+=,64x64x128,80x64x128
@@ -43,13 +46,13 @@ for spec in "$@"; do  # every part checked before any runs
   name=${spec%%:*}
   [[ $spec == *:* && ! ${spec#*:} =~ ^[1-9][0-9]*$ ]] && die "part '$spec': SECONDS must be a positive integer"
   case $name in
-    skinny | squares | racecheck) ;;
+    skinny | squares | racecheck | suite) ;;
     small[1-9]*)
       [[ ${name#small} =~ ^[0-9]+$ ]] || die "unknown part '$name'"
       [[ -f configs/bench-configs/heldout-small-${name#small}.csv ]] ||
         die "part '$name': no configs/bench-configs/heldout-small-${name#small}.csv"
       ;;
-    *) die "unknown part '$name' (skinny, smallSMS, squares, racecheck)" ;;
+    *) die "unknown part '$name' (skinny, smallSMS, squares, racecheck, suite)" ;;
   esac
   parts+=("$spec")
 done
@@ -90,6 +93,9 @@ run_part() {  # run_part NAME SECONDS
         --error-exitcode 9 "$BIN/gpu_suite" -tc="sanitize: one small*" \
         >"$WORK/racecheck-deep.txt" 2>&1
       ;;
+    suite)
+      timeout "$limit" bash cuda/run_on_gpu.sh "$BIN" "$WORK/suite" suite >/dev/null 2>&1
+      ;;
   esac
 }
 
@@ -100,6 +106,7 @@ for spec in "${parts[@]}"; do
     skinny) limit=$SKINNY_S ;;
     squares) limit=$SQUARES_S ;;
     racecheck) limit=$RACECHECK_S ;;
+    suite) limit=$SUITE_S ;;
     *) limit=$SMALL_S ;;
   esac
   [[ $spec == *:* ]] && limit=${spec#*:}

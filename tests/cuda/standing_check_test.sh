@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# cuda/bench/standing_check.sh without a GPU: stub lastwave-bench, gpu_suite, compute-sanitizer and
-# nvidia-smi record their calls. Each part runs its command under its limit (its default or
+# cuda/bench/standing_check.sh without a GPU: stub lastwave-bench, gpu_suite, compute-sanitizer,
+# cuda/run_on_gpu.sh and nvidia-smi record their calls. Each part runs its command under its limit (its default or
 # PART:SECONDS), the small class through heldout_check.sh on the SM count's pruned list; a part that
 # fails leaves the others running and the exit status 1; PACK holds WORK_DIR with card.txt's line
 # per part; a bad part, bad seconds or a missing list exits 2 with one line before anything runs.
@@ -17,6 +17,10 @@ mkdir -p "$tmp/bin" "$repo/configs/shapes" "$repo/configs/bench-configs" "$repo/
 cp "$shapes" "$repo/configs/shapes/traffic-heldout-chooser.csv"
 cp "$script" "$repo/cuda/bench/standing_check.sh"
 cp "$heldout" "$repo/cuda/bench/heldout_check.sh"
+cat >"$repo/cuda/run_on_gpu.sh" <<'STUB'
+#!/usr/bin/env bash
+echo "suite $*" >>"$CALLS"
+STUB
 printf 'm,n,k\n1,4096,4096\n' >"$repo/configs/shapes/skinny-m.csv"
 printf 'tile,cluster,decomposition\n64x64,1x1,dp\n' >"$repo/configs/bench-configs/heldout-small-64.csv"
 cat >"$tmp/bin/lastwave-bench" <<'STUB'
@@ -39,7 +43,7 @@ run() { (cd "$repo" && PATH="$tmp/bin:$PATH" bash cuda/bench/standing_check.sh "
 # Every part, one failing: all run, in order, each under its limit; exit 1; the pack holds them.
 : >"$CALLS"
 FAIL_SQUARES=1 PACK="$tmp/standing.tgz" run "$tmp/bin" "$tmp/work" skinny:50 small64 squares \
-  racecheck >/dev/null 2>&1
+  racecheck suite:30 >/dev/null 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "a failing part: exit $rc, expected 1"
 grep -q -- "^bench --shapes configs/shapes/skinny-m.csv --tile all --cluster 1x1 .*--time-limit 50 " \
@@ -50,11 +54,12 @@ grep -q -- "--m 4096 --n 4096 --k 4096 .*--cublas-each .*--time-limit 90 " "$CAL
   fail "squares: 4096^3 with cuBLAS beside every row"
 grep -q -- "^sanitizer tiles=16x64x128,.*80x64x128 --tool racecheck .*sanitize: one small" "$CALLS" ||
   fail "racecheck: the deep tiles' per-decomposition case"
-order=$(grep -o -- "skinny-m.csv\|--sms 64\|--m 4096\|racecheck" "$CALLS" | paste -sd' ')
-[[ $order == "skinny-m.csv --sms 64 --m 4096 racecheck" ]] || fail "parts out of order: $order"
+grep -q -- "^suite $tmp/bin $tmp/work/suite suite$" "$CALLS" || fail "suite: run_on_gpu.sh's suite"
+order=$(grep -o -- "skinny-m.csv\|--sms 64\|--m 4096\|racecheck\|^suite" "$CALLS" | paste -sd' ')
+[[ $order == "skinny-m.csv --sms 64 --m 4096 racecheck suite" ]] || fail "parts out of order: $order"
 mkdir "$tmp/unpacked"
 tar xzf "$tmp/standing.tgz" -C "$tmp/unpacked" || fail "no pack"
-for p in skinny small64 squares racecheck; do
+for p in skinny small64 squares racecheck suite; do
   grep -q "^$p rc=" "$tmp/unpacked/card.txt" 2>/dev/null || fail "card.txt: no line for $p"
 done
 grep -q "^squares rc=1 " "$tmp/unpacked/card.txt" 2>/dev/null || fail "card.txt: squares' failure"
