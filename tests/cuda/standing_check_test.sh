@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # cuda/bench/standing_check.sh without a GPU: stub lastwave-bench, gpu_suite, compute-sanitizer,
-# cuda/run_on_gpu.sh and nvidia-smi record their calls. Each part runs its command under its limit (its default or
-# PART:SECONDS), the small class through heldout_check.sh on the SM count's pruned list; a part that
-# fails leaves the others running and the exit status 1; PACK holds WORK_DIR with card.txt's line
-# per part; a bad part, bad seconds or a missing list exits 2 with one line before anything runs.
+# cuda/run_on_gpu.sh and nvidia-smi record their calls. Each part runs its command under its limit
+# (its default or PART:SECONDS), the small class through heldout_check.sh on the SM count's pruned
+# list; a part that fails leaves the others running and the exit status 1; PACK holds WORK_DIR
+# with card.txt's line per part; a bad part, bad seconds or a missing list exits 2 with one line
+# before anything runs.
 set -uo pipefail
 script="$1"
 heldout="$2"
