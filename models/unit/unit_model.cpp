@@ -30,8 +30,12 @@ class UnitModel final : public CostModel {
   }
   FixedCosts fixed_costs(const Plan&) const override { return FixedCosts{flag_, 0.0, 0.0}; }
   std::string time_unit() const override { return "iter"; }
-  // No load terms at all (and no bound on the iteration time: the search's bound ignores it).
-  LoadBound load_bound(const Plan&, int64_t) const override { return LoadBound{true, 0.0}; }
+  // No load terms at all: every cost is its value in any context, and the iteration time itself
+  // is the least (best's bounds then count the MAC loops, which prunes most candidates
+  // unsimulated).
+  LoadBound load_bound(const Plan& p, int64_t) const override {
+    return LoadBound{true, mac_ * volume_ratio(p.tile)};
+  }
   // A cluster's CTAs run their tiles side by side on their own SMs: same costs per CTA tile.
   std::string config_error(const TileShape&, const ClusterShape&) const override { return ""; }
 
