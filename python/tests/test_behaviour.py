@@ -21,6 +21,9 @@ SEED_CASES = [
     ("h100-sxm", (4096, 4096, 4096), {"dp": 528.0, "streamk": 517.0, "cutlass-seed": 528.0}),
 ]  # fmt: skip
 
+LONG_CALL_S = 0.2  # the GIL test's call must take longer than this (s) to tell a held GIL apart
+MAX_GIL_SHAPES = 1 << 14  # ... and grows its shape list up to this many shapes to get there
+
 
 @pytest.mark.parametrize("gpu, shape, expected", SEED_CASES)
 def test_seed_makespans(gpu, shape, expected):
@@ -206,10 +209,13 @@ def test_concurrent_calls_match_serial():
 def test_gil_is_released_while_simulating():
     """While one thread simulates a long call, this thread keeps running Python: the longest pause
     between its loop iterations stays far below the call's length (held GIL: the whole call)."""
-    shapes = [(m, 8192, 8192) for m in range(4096, 4096 + 128)]
-    start = time.perf_counter()
-    lastwave.predict(shapes, schedules="best")
-    alone = time.perf_counter() - start
+    count, alone = 128, 0.0
+    while alone <= LONG_CALL_S and count <= MAX_GIL_SHAPES:  # long enough to tell, however fast
+        shapes = [(m, 8192, 8192) for m in range(4096, 4096 + count)]
+        start = time.perf_counter()
+        lastwave.predict(shapes, schedules="best")
+        alone = time.perf_counter() - start
+        count *= 2
     worker = threading.Thread(target=lastwave.predict, args=(shapes,), kwargs={"schedules": "best"})
     last, longest = time.perf_counter(), 0.0  # before start(): a pause may begin at once
     worker.start()
@@ -218,7 +224,7 @@ def test_gil_is_released_while_simulating():
         longest, last = max(longest, now - last), now
     longest = max(longest, time.perf_counter() - last)  # a pause that lasted to the call's end
     worker.join()
-    assert alone > 0.2, "the call is too short to tell"
+    assert alone > LONG_CALL_S, "the call is too short to tell"
     assert longest < alone / 2
 
 
