@@ -34,7 +34,7 @@ class UnitModel final : public CostModel {
   // is the least (best's bounds then count the MAC loops, which prunes most candidates
   // unsimulated).
   LoadBound load_bound(const Plan& p, int64_t) const override {
-    return LoadBound{true, mac_ * volume_ratio(p.tile)};
+    return LoadBound{true, iter_time(p, CostContext{})};
   }
   // A cluster's CTAs run their tiles side by side on their own SMs: same costs per CTA tile.
   std::string config_error(const TileShape&, const ClusterShape&) const override { return ""; }

@@ -23,7 +23,8 @@ cat >"$repo/cuda/run_on_gpu.sh" <<'STUB'
 echo "suite $*" >>"$CALLS"
 STUB
 printf 'm,n,k\n1,4096,4096\n' >"$repo/configs/shapes/skinny-m.csv"
-printf 'tile,cluster,decomposition\n64x64,1x1,dp\n' >"$repo/configs/bench-configs/heldout-small-64.csv"
+printf 'tile,cluster,decomposition\n64x64,1x1,dp\n' \
+  >"$repo/configs/bench-configs/heldout-small-64.csv"
 cat >"$tmp/bin/lastwave-bench" <<'STUB'
 #!/usr/bin/env bash
 echo "bench $*" >>"$CALLS"
@@ -34,6 +35,12 @@ STUB
 cat >"$tmp/bin/compute-sanitizer" <<'STUB'
 #!/usr/bin/env bash
 echo "sanitizer tiles=$LW_SUITE_TILES $*" >>"$CALLS"
+STUB
+cat >"$tmp/bin/timeout" <<'STUB'
+#!/usr/bin/env bash
+echo "timeout $1" >>"$CALLS"
+shift
+exec "$@"
 STUB
 printf '#!/usr/bin/env bash\necho 1980 MHz\n' >"$tmp/bin/nvidia-smi"
 printf '#!/usr/bin/env bash\nexit 0\n' >"$tmp/bin/gpu_suite"
@@ -47,17 +54,19 @@ FAIL_SQUARES=1 PACK="$tmp/standing.tgz" run "$tmp/bin" "$tmp/work" skinny:50 sma
   racecheck suite:30 >/dev/null 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "a failing part: exit $rc, expected 1"
-grep -q -- "^bench --shapes configs/shapes/skinny-m.csv --tile all --cluster 1x1 .*--time-limit 50 " \
-  "$CALLS" || fail "skinny: every tile 1x1 under its 50 s"
+skinny="^bench --shapes configs/shapes/skinny-m.csv --tile all --cluster 1x1 .*--time-limit 50 "
+grep -q -- "$skinny" "$CALLS" || fail "skinny: every tile 1x1 under its 50 s"
 grep -q -- "--configs configs/bench-configs/heldout-small-64.csv .*--sms 64 --time-limit 230 " \
   "$CALLS" || fail "small64: the 64-SM pruned list at 64 SMs under the default 230 s"
-grep -q -- "--m 4096 --n 4096 --k 4096 .*--cublas-each .*--time-limit 90 " "$CALLS" ||
-  fail "squares: 4096^3 with cuBLAS beside every row"
-grep -q -- "^sanitizer tiles=16x64x128,.*80x64x128 --tool racecheck .*sanitize: one small" "$CALLS" ||
+grep -A1 -- "^timeout 90$" "$CALLS" | grep -q -- "--m 4096 --n 4096 --k 4096 .*--cublas-each " ||
+  fail "squares: 4096^3 with cuBLAS beside every row, under a 90 s timeout"
+grep -q -- "^sanitizer tiles=16x64x128,.*80x64x128 --tool racecheck .*sanitize: one small" \
+  "$CALLS" ||
   fail "racecheck: the deep tiles' per-decomposition case"
 grep -q -- "^suite $tmp/bin $tmp/work/suite suite$" "$CALLS" || fail "suite: run_on_gpu.sh's suite"
 order=$(grep -o -- "skinny-m.csv\|--sms 64\|--m 4096\|racecheck\|^suite" "$CALLS" | paste -sd' ')
-[[ $order == "skinny-m.csv --sms 64 --m 4096 racecheck suite" ]] || fail "parts out of order: $order"
+[[ $order == "skinny-m.csv --sms 64 --m 4096 racecheck suite" ]] ||
+  fail "parts out of order: $order"
 mkdir "$tmp/unpacked"
 tar xzf "$tmp/standing.tgz" -C "$tmp/unpacked" || fail "no pack"
 for p in skinny small64 squares racecheck suite; do
